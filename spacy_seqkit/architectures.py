@@ -1,0 +1,89 @@
+"""Registered architectures: small typed functions that compose our layers.
+
+They are registered through entry points in setup.cfg (group
+`spacy_architectures`), so a spaCy config can name them without importing
+this module.
+"""
+from typing import List, Union
+
+from thinc.api import Model
+from thinc.types import Floats2d
+
+from .layers.attention import AttentionEncoder
+from .layers.window import MaxoutWindowEncoder
+
+
+def build_maxout_window_encoder_v1(
+    width: int,
+    depth: int,
+    window_size: int,
+    maxout_pieces: int,
+    dilation: Union[int, List[int], str] = 1,
+    dropout: float = 0.0,
+) -> Model[List[Floats2d], List[Floats2d]]:
+    """Encode context with windowed maxout layers, layer norm and residuals:
+    spaCy's MaxoutWindowEncoder, torch-backed, with an optional dilation schedule.
+
+    width (int): The input and output width; must equal the embedding width.
+        Recommended values are between 64 and 300.
+    depth (int): The number of layers. Recommended value is 4.
+    window_size (int): Neighbours concatenated to each side. Recommended value is 1.
+    maxout_pieces (int): Maxout pieces. Recommended values are 2 or 3.
+    dilation (Union[int, List[int], str]): Spacing of the window per layer: 1 for
+        spaCy's behaviour, a list with one value per layer, or "exponential"
+        (1, 2, 4, ...) so that 4 layers reach ±15 tokens instead of ±4.
+    dropout (float): Dropout on each layer's output before the residual sum.
+    """
+    return MaxoutWindowEncoder(
+        width=width,
+        depth=depth,
+        window_size=window_size,
+        maxout_pieces=maxout_pieces,
+        dilation=dilation,
+        dropout=dropout,
+    )
+
+
+def build_attention_encoder_v1(
+    width: int,
+    depth: int,
+    n_heads: int,
+    ffn_width: int,
+    attention: str = "full",
+    window: int = 8,
+    positions: str = "sinusoidal",
+    max_length: int = 512,
+    dropout: float = 0.1,
+    attention_dropout: float = 0.0,
+) -> Model[List[Floats2d], List[Floats2d]]:
+    """Encode context with a pre-LayerNorm transformer encoder (multi-head
+    self-attention, position-wise FFN, residuals, padding masks).
+
+    width (int): The input and output width; must equal the embedding width and
+        be divisible by n_heads. Recommended values are between 64 and 256.
+    depth (int): The number of encoder blocks. Recommended values are 2 to 4.
+    n_heads (int): Attention heads. Recommended values are 4 or 8.
+    ffn_width (int): Hidden width of the position-wise feed-forward layer.
+        Recommended value is 2 to 4 times width.
+    attention (str): "full" (every token sees the whole doc, O(n²)), "local"
+        (±window neighbours, O(n·window)) or "linear" (elu+1 kernel, O(n)).
+    window (int): Neighbours to each side for local attention.
+        Recommended values are 4 to 16.
+    positions (str): "sinusoidal" (any length), "learned" (up to max_length)
+        or "none".
+    max_length (int): Longest doc for learned positions.
+    dropout (float): Dropout on the embeddings and on each sublayer's output.
+    attention_dropout (float): Dropout on attention weights (full and local).
+    """
+    return AttentionEncoder(
+        width=width,
+        depth=depth,
+        n_heads=n_heads,
+        ffn_width=ffn_width,
+        attention=attention,
+        window=window,
+        positions=positions,
+        max_length=max_length,
+        dropout=dropout,
+        attention_dropout=attention_dropout,
+    )

@@ -1,0 +1,228 @@
+"""Our MaxoutWindowEncoder against spaCy's `spacy.MaxoutWindowEncoder.v2`.
+
+Same docs, same hyperparameters (width 96, depth 4, window 1, pieces 3), same
+thread count, one run. Every model is built from a config string, the way a
+user's `spacy train` builds it.
+"""
+from pathlib import Path
+from typing import Any, Callable, Dict, List
+
+WIDTH, DEPTH, WINDOW, PIECES = 96, 4, 1, 3
+BASELINE = "spacy.MaxoutWindowEncoder.v2"
+
+ENCODER_CONFIGS = {
+    BASELINE: f"""
+        @architectures = "spacy.MaxoutWindowEncoder.v2"
+        width = {WIDTH}
+        depth = {DEPTH}
+        window_size = {WINDOW}
+        maxout_pieces = {PIECES}
+    """,
+    "spacy-seqkit.MaxoutWindowEncoder.v1": f"""
+        @architectures = "spacy-seqkit.MaxoutWindowEncoder.v1"
+        width = {WIDTH}
+        depth = {DEPTH}
+        window_size = {WINDOW}
+        maxout_pieces = {PIECES}
+        dilation = 1
+    """,
+    "spacy-seqkit.MaxoutWindowEncoder.v1 (exponential dilation)": f"""
+        @architectures = "spacy-seqkit.MaxoutWindowEncoder.v1"
+        width = {WIDTH}
+        depth = {DEPTH}
+        window_size = {WINDOW}
+        maxout_pieces = {PIECES}
+        dilation = "exponential"
+    """,
+}
+
+TOK2VEC_CONFIG = """
+[model]
+@architectures = "spacy.Tok2Vec.v2"
+
+[model.embed]
+@architectures = "spacy.MultiHashEmbed.v2"
+width = {width}
+attrs = ["NORM", "PREFIX", "SUFFIX", "SHAPE"]
+rows = [5000, 1000, 2500, 2500]
+include_static_vectors = false
+
+[model.encode]
+{encoder}
+"""
+
+
+def build_encoder(name: str):
+    from spacy.util import registry
+    from thinc.api import Config
+
+    text = "[model]\n" + "\n".join(l.strip() for l in ENCODER_CONFIGS[name].splitlines())
+    return registry.resolve(Config().from_str(text))["model"]
+
+
+def build_tok2vec(name: str):
+    from spacy.util import registry
+    from thinc.api import Config
+
+    encoder = "\n".join(l.strip() for l in ENCODER_CONFIGS[name].splitlines())
+    text = TOK2VEC_CONFIG.format(width=WIDTH, encoder=encoder)
+    return registry.resolve(Config().from_str(text))["model"]
+
+
+def doc_lengths(n_docs: int, seed: int) -> List[int]:
+    """Sentence-like lengths: mostly 5-40 tokens, a tail up to 120."""
+    import numpy
+
+    rng = numpy.random.default_rng(seed)
+    lengths = rng.lognormal(mean=2.9, sigma=0.55, size=n_docs).astype(int)
+    return [int(n) for n in numpy.clip(lengths, 1, 120)]
+
+
+def make_vectors(n_docs: int, seed: int):
+    import numpy
+
+    rng = numpy.random.default_rng(seed)
+    return [rng.standard_normal((n, WIDTH)).astype("float32") for n in doc_lengths(n_docs, seed)]
+
+
+def make_docs(n_docs: int, seed: int):
+    """Docs of made-up words with a Zipf-like frequency profile."""
+    import numpy
+    import spacy
+    from spacy.tokens import Doc
+
+    rng = numpy.random.default_rng(seed)
+    vocab_size = 20000
+    letters = numpy.array(list("abcdefghijklmnopqrstuvwxyzéèàç"))
+    words = ["".join(rng.choice(letters, size=rng.integers(2, 11))) for _ in range(vocab_size)]
+    words = [w.capitalize() if i % 7 == 0 else w for i, w in enumerate(words)]
+    probs = 1.0 / numpy.arange(1, vocab_size + 1)
+    probs /= probs.sum()
+    nlp = spacy.blank("fr")
+    return [
+        Doc(nlp.vocab, words=[words[i] for i in rng.choice(vocab_size, size=n, p=probs)])
+        for n in doc_lengths(n_docs, seed)
+    ]
+
+
+def batches(items: List[Any], size: int) -> List[List[Any]]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def setup_run(kind: str, name: str, mode: str, n_docs: int, batch_size: int, seed: int) -> Callable:
+    """Build model and data, return the call to time: a whole pass over the
+    docs, either `predict` or training steps (forward + backward + Adam)."""
+    import numpy
+    from thinc.api import Adam, fix_random_seed
+
+    fix_random_seed(seed)
+    if kind == "encoder":
+        model, data = build_encoder(name), make_vectors(n_docs, seed)
+    else:
+        model, data = build_tok2vec(name), make_docs(n_docs, seed)
+    model.initialize(X=data[:10])
+    groups = batches(data, batch_size)
+    if mode == "predict":
+        return lambda: [model.predict(group) for group in groups]
+    optimizer = Adam(0.001)
+    rng = numpy.random.default_rng(seed + 1)
+    grads = [[rng.standard_normal((len(x), WIDTH)).astype("f") * 0.01 for x in g] for g in groups]
+
+    def train_pass() -> None:
+        for group, dYs in zip(groups, grads):
+            _, backprop = model.begin_update(group)
+            backprop(dYs)
+            model.finish_update(optimizer)
+
+    return train_pass
+
+
+def run_encoder_benchmark(
+    out_dir: Path, threads: int, n_docs: int, batch_size: int, repeats: int, seed: int
+) -> List[Dict[str, Any]]:
+    from wasabi import msg
+
+    from .report import (
+        best_time,
+        environment,
+        new_figure,
+        peak_memory,
+        print_table,
+        save_figure,
+        write_results,
+    )
+
+    n_words = sum(doc_lengths(n_docs, seed))
+    env = environment(threads)
+    msg.info(
+        f"{n_docs} docs, {n_words} words, batches of {batch_size} docs, "
+        f"threads={threads}, device={env['device']}, best of {repeats}"
+    )
+    rows = []
+    for kind in ("encoder", "tok2vec"):
+        for name in ENCODER_CONFIGS:
+            row: Dict[str, Any] = {"model": name if kind == "encoder" else f"tok2vec + {name}"}
+            row["kind"] = kind
+            for mode in ("predict", "train"):
+                run = setup_run(kind, name, mode, n_docs, batch_size, seed)
+                seconds = best_time(run, repeats=repeats)
+                row[f"{mode} words/s"] = n_words / seconds
+                row[f"{mode} peak MiB"] = peak_memory(
+                    setup_run, kind, name, mode, n_docs, batch_size, seed, threads=threads
+                )
+            rows.append(row)
+    for row in rows:
+        base = next(
+            r for r in rows if r["kind"] == row["kind"] and r["model"].endswith(BASELINE)
+        )
+        row["predict ×"] = row["predict words/s"] / base["predict words/s"]
+        row["train ×"] = row["train words/s"] / base["train words/s"]
+    columns = [
+        "model",
+        "predict words/s",
+        "predict ×",
+        "train words/s",
+        "train ×",
+        "predict peak MiB",
+        "train peak MiB",
+    ]
+    print_table(f"MaxoutWindowEncoder: ours vs {BASELINE} (threads={threads})", rows, columns)
+    targets = {"predict ×": 2.0, "train ×": 1.5}
+    ours = next(r for r in rows if r["model"] == "spacy-seqkit.MaxoutWindowEncoder.v1")
+    for key, target in targets.items():
+        ok = ours[key] >= target
+        (msg.good if ok else msg.warn)(f"{key[:-2]} speed-up {ours[key]:.2f}× (target ≥ {target}×)")
+    json_path = write_results(
+        out_dir,
+        "encoders",
+        rows,
+        env,
+        extra={"n_docs": n_docs, "n_words": n_words, "batch_size": batch_size, "targets": targets},
+    )
+    png_path = plot(rows, out_dir, threads)
+    msg.good(f"Wrote {json_path} and {png_path}")
+    return rows
+
+
+def plot(rows: List[Dict[str, Any]], out_dir: Path, threads: int) -> Path:
+    from .report import new_figure, save_figure
+
+    fig, (ax_speed, ax_mem) = new_figure(2, width=7.5, height=4.5)
+    labels = [r["model"].replace("spacy-seqkit.", "seqkit.").replace(" (exponential dilation)", "\n(exp. dilation)") for r in rows]
+    y = range(len(rows))
+    h = 0.4
+    ax_speed.barh([i - h / 2 for i in y], [r["predict words/s"] for r in rows], h, label="predict")
+    ax_speed.barh([i + h / 2 for i in y], [r["train words/s"] for r in rows], h, label="train step")
+    ax_speed.set_xlabel("words / second (higher is better)")
+    ax_speed.set_title(f"Speed, {threads} thread(s)")
+    ax_mem.barh([i - h / 2 for i in y], [r["predict peak MiB"] for r in rows], h, label="predict")
+    ax_mem.barh([i + h / 2 for i in y], [r["train peak MiB"] for r in rows], h, label="train step")
+    ax_mem.set_xlabel("peak memory added, MiB (lower is better)")
+    ax_mem.set_title("Memory")
+    for ax in (ax_speed, ax_mem):
+        ax.set_yticks(list(y))
+        ax.set_yticklabels(labels, fontsize=7)
+        ax.invert_yaxis()
+        ax.legend(fontsize=8)
+    ax_mem.set_yticklabels([])
+    return save_figure(fig, out_dir, "encoders")

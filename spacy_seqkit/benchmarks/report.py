@@ -1,0 +1,162 @@
+"""Shared plumbing of the benchmarks: thread pinning, timing, table, JSON, PNG."""
+import json
+import os
+import platform
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS")
+
+
+def pin_threads(n_threads: int) -> None:
+    """Give every compute library the same thread count. Call before the
+    first import of numpy / torch where possible; torch is also set directly."""
+    for var in THREAD_VARS:
+        os.environ[var] = str(n_threads)
+    import torch
+
+    torch.set_num_threads(n_threads)
+    try:
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(n_threads)
+    except ImportError:
+        pass
+
+
+def environment(n_threads: int) -> Dict[str, Any]:
+    import spacy
+    import thinc
+    import torch
+
+    return {
+        "threads": n_threads,
+        "torch_threads": torch.get_num_threads(),
+        "cpu": platform.processor() or platform.machine(),
+        "cpu_count": os.cpu_count(),
+        "python": platform.python_version(),
+        "spacy": spacy.__version__,
+        "thinc": thinc.__version__,
+        "torch": torch.__version__,
+        "device": "cuda" if torch.cuda.is_available() else "cpu",
+    }
+
+
+def best_time(fn: Callable[[], Any], repeats: int = 3, warmup: int = 1) -> float:
+    """Best wall time of `repeats` calls after `warmup` calls, in seconds.
+    The best (not the mean) is the least disturbed by other processes."""
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def peak_memory(setup: Callable[..., Callable[[], Any]], *args: Any, threads: int = 1) -> float:
+    """Peak memory, in MiB, that one call of `setup(*args)()` adds.
+
+    On CUDA, the allocator's peak. On CPU, resident memory sampled while the call
+    runs, in a fresh spawned process: torch's CPU allocator is invisible to
+    tracemalloc and a process reuses freed pages, so in-process numbers would
+    favour whichever library ran second. `setup` must be a module-level
+    function (it is pickled) that builds the data and returns the call.
+    """
+    import torch
+
+    if torch.cuda.is_available():
+        run = setup(*args)
+        torch.cuda.synchronize()
+        torch.cuda.reset_peak_memory_stats()
+        base = torch.cuda.memory_allocated()
+        run()
+        torch.cuda.synchronize()
+        return (torch.cuda.max_memory_allocated() - base) / 2**20
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        return pool.apply(_child_peak_rss, (setup, args, threads))
+
+
+def _current_rss() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _child_peak_rss(setup, args, threads: int) -> float:
+    import gc
+    import threading
+
+    pin_threads(threads)
+    run = setup(*args)
+    gc.collect()
+    base = _current_rss()
+    peak = [base]
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            peak[0] = max(peak[0], _current_rss())
+            done.wait(0.0005)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    run()
+    done.set()
+    sampler.join()
+    peak[0] = max(peak[0], _current_rss())
+    return (peak[0] - base) / 2**20
+
+
+def print_table(title: str, rows: List[Dict[str, Any]], columns: Sequence[str]) -> None:
+    from wasabi import msg
+
+    def fmt(value: Any) -> str:
+        if isinstance(value, float):
+            return f"{value:,.2f}" if abs(value) < 100 else f"{value:,.0f}"
+        return str(value)
+
+    msg.divider(title)
+    data = [[fmt(row.get(col, "")) for col in columns] for row in rows]
+    msg.table(
+        data, header=list(columns), divider=True, widths="auto",
+        aligns=["l"] + ["r"] * (len(columns) - 1),
+    )
+
+
+def write_results(
+    out_dir: Path,
+    name: str,
+    rows: List[Dict[str, Any]],
+    env: Dict[str, Any],
+    extra: Optional[Dict[str, Any]] = None,
+) -> Path:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"{name}.json"
+    data = {"benchmark": name, "environment": env, "rows": rows, **(extra or {})}
+    path.write_text(json.dumps(data, indent=2), encoding="utf8")
+    return path
+
+
+def new_figure(n_axes: int = 1, width: float = 6.0, height: float = 4.0):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, n_axes, figsize=(width * n_axes, height), squeeze=False)
+    return fig, list(axes[0])
+
+
+def save_figure(fig, out_dir: Path, name: str) -> Path:
+    import matplotlib.pyplot as plt
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"{name}.png"
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path

@@ -1,0 +1,124 @@
+"""The one place where lists of thinc arrays become torch tensors and back.
+
+Encoders work on all docs of a batch at once. Converting doc by doc costs a
+Python round trip per doc, so every helper here concatenates first and moves
+one contiguous array across (zero-copy on CPU, DLPack on GPU).
+"""
+import functools
+from typing import Callable, List, Sequence, Tuple
+
+import numpy
+from thinc.api import ArgsKwargs, Model
+from thinc.types import Floats2d
+from thinc.util import torch2xp, xp2torch
+
+
+def doc_lengths(Xs: Sequence[Floats2d]) -> List[int]:
+    return [int(X.shape[0]) for X in Xs]
+
+
+def gapped_index(lengths: Sequence[int], gap: int) -> Tuple[numpy.ndarray, int]:
+    """Row of every token when docs are laid end to end with `gap` zero rows
+    between neighbours. Returns (index, n_rows)."""
+    lengths_arr = numpy.asarray(lengths, dtype="int64")
+    total = int(lengths_arr.sum())
+    doc_ids = numpy.repeat(numpy.arange(len(lengths_arr), dtype="int64"), lengths_arr)
+    # Empty docs take no rows, but still add a gap: harmless and keeps this simple.
+    index = numpy.arange(total, dtype="int64") + gap * doc_ids
+    n_rows = total + gap * max(len(lengths_arr) - 1, 0)
+    return index, n_rows
+
+
+def padded_index(lengths: Sequence[int]) -> Tuple[numpy.ndarray, int]:
+    """Flat position of every token in a (n_docs, max_len) padded batch.
+    Returns (index, max_len)."""
+    lengths_arr = numpy.asarray(lengths, dtype="int64")
+    max_len = int(lengths_arr.max()) if len(lengths_arr) else 0
+    doc_ids = numpy.repeat(numpy.arange(len(lengths_arr), dtype="int64"), lengths_arr)
+    starts = numpy.cumsum(lengths_arr) - lengths_arr
+    positions = numpy.arange(int(lengths_arr.sum()), dtype="int64") - numpy.repeat(
+        starts, lengths_arr
+    )
+    return doc_ids * max_len + positions, max_len
+
+
+def bucketed_index(lengths: Sequence[int]) -> Tuple[numpy.ndarray, Tuple[Tuple[int, int], ...]]:
+    """Like `padded_index`, but docs are grouped into buckets of similar length
+    (lengths in (2^(k-1), 2^k]), each padded only to its own longest doc, so one
+    long doc does not pad every short one to its length. Buckets are laid out
+    one after another, longest first; empty docs take no rows.
+    Returns (index, ((n_docs, bucket_len), ...))."""
+    lengths_arr = numpy.asarray(lengths, dtype="int64")
+    total = int(lengths_arr.sum())
+    if total == 0:
+        return numpy.zeros((0,), dtype="int64"), ()
+    nonempty = numpy.flatnonzero(lengths_arr)
+    keys = numpy.ceil(numpy.log2(lengths_arr[nonempty])).astype("int64")
+    order = nonempty[numpy.argsort(-keys, kind="stable")]
+    sorted_keys = numpy.ceil(numpy.log2(lengths_arr[order])).astype("int64")
+    _, first, counts = numpy.unique(-sorted_keys, return_index=True, return_counts=True)
+    bucket_lens = numpy.maximum.reduceat(lengths_arr[order], first)
+    offsets = numpy.cumsum(counts * bucket_lens) - counts * bucket_lens
+    # Per doc (in input order): its bucket's offset and length, and its slot in the bucket.
+    bucket_of = numpy.repeat(numpy.arange(len(counts)), counts)
+    slot = numpy.arange(len(order)) - numpy.repeat(first, counts)
+    doc_start = numpy.zeros(len(lengths_arr), dtype="int64")
+    doc_len = numpy.zeros(len(lengths_arr), dtype="int64")
+    doc_start[order] = offsets[bucket_of] + slot * bucket_lens[bucket_of]
+    doc_len[order] = bucket_lens[bucket_of]
+    starts = numpy.cumsum(lengths_arr) - lengths_arr
+    positions = numpy.arange(total, dtype="int64") - numpy.repeat(starts, lengths_arr)
+    index = numpy.repeat(doc_start, lengths_arr) + positions
+    buckets = tuple((int(n), int(size)) for n, size in zip(counts, bucket_lens))
+    return index, buckets
+
+
+def list2tensor_inputs(
+    layout: Callable[[Sequence[int]], Tuple[numpy.ndarray, int]]
+) -> Callable:
+    """Input converter for PyTorchWrapper_v2: a list of (n_i, width) arrays
+    becomes ArgsKwargs(tokens, index, size) where `tokens` is all docs
+    concatenated, `index` places each token in the module's layout and `size`
+    is what `layout` returned beside it (rows, or max length).
+
+    `layout` must be picklable (a module-level function or a partial of one)
+    so that pipelines pickle."""
+    return functools.partial(_convert_list_inputs, layout)
+
+
+def _convert_list_inputs(layout, model: Model, Xs: List[Floats2d], is_train: bool):
+    device = model.shims[0].device
+    lengths = doc_lengths(Xs)
+    index, size = layout(lengths)
+    tokens = xp2torch(model.ops.flatten(Xs), requires_grad=is_train, device=device)
+    index_t = xp2torch(index, device=device)
+    args = ArgsKwargs(args=(tokens, index_t, size), kwargs={})
+
+    def reverse(dX: ArgsKwargs) -> List[Floats2d]:
+        return model.ops.unflatten(torch2xp(dX.args[0], ops=model.ops), lengths)
+
+    return args, reverse
+
+
+def tensor2list_outputs(model: Model, X_Ytorch, is_train: bool):
+    """Output converter for PyTorchWrapper_v2: the module returns one
+    (n_tokens, width) tensor in input order; split it back into docs."""
+    Xs, Ytorch = X_Ytorch
+    lengths = doc_lengths(Xs)
+    Ys = model.ops.unflatten(torch2xp(Ytorch, ops=model.ops), lengths)
+
+    def get_dYtorch(dYs: List[Floats2d]) -> ArgsKwargs:
+        dY = xp2torch(model.ops.flatten(dYs), device=Ytorch.device)
+        return ArgsKwargs(args=(Ytorch,), kwargs={"grad_tensors": (dY,)})
+
+    return Ys, get_dYtorch
+
+
+def with_empty_guard(model: Model, Xs: List[Floats2d], is_train: bool, width: int):
+    """Docs with no tokens at all need no torch call: zeros out, zeros back."""
+    Ys = [model.ops.alloc2f(X.shape[0], width) for X in Xs]
+
+    def backprop(dYs: List[Floats2d]) -> List[Floats2d]:
+        return [model.ops.alloc2f(*X.shape) for X in Xs]
+
+    return Ys, backprop

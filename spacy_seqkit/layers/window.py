@@ -1,0 +1,150 @@
+"""Maxout window encoder: spaCy's MaxoutWindowEncoder idea, in torch, with dilation.
+
+Per layer: concatenate each token with its ±window neighbours (spaced by the
+layer's dilation), project to width × pieces in one matrix multiply, take the
+max over pieces, layer-normalise, add to the input (residual).
+
+All docs of a batch are laid end to end in one (rows, width) matrix, separated
+by `window × max(dilation)` zero rows, so a window never reaches into another
+doc and no per-doc loop runs. The separator rows are reset to zero after every
+layer: each doc therefore sees exactly what it would see alone, zero-padded.
+"""
+import functools
+from typing import List, Sequence, Union
+
+import torch
+import torch.nn.functional as F
+from thinc.api import Model, PyTorchWrapper_v2
+from thinc.types import Floats2d
+
+from ..util import check_choice, check_positive_int, check_probability
+from .convert import gapped_index, list2tensor_inputs, tensor2list_outputs, with_empty_guard
+
+Dilation = Union[int, Sequence[int], str]
+
+
+def resolve_dilations(dilation: Dilation, depth: int) -> List[int]:
+    """Turn the `dilation` argument into one dilation per layer.
+
+    1 (spaCy's behaviour) or any int: the same for every layer; a list: one per
+    layer; "exponential": 1, 2, 4, ... so that the receptive field doubles with
+    each layer.
+    """
+    if isinstance(dilation, str):
+        check_choice("dilation", dilation, ["exponential"])
+        return [2**i for i in range(depth)]
+    if isinstance(dilation, int) and not isinstance(dilation, bool):
+        check_positive_int("dilation", dilation)
+        return [dilation] * depth
+    dilations = list(dilation)
+    if len(dilations) != depth:
+        raise ValueError(
+            f"'dilation' must have one value per layer (depth={depth}), "
+            f"got {len(dilations)} values: {dilations!r}"
+        )
+    for d in dilations:
+        check_positive_int("dilation", d)
+    return dilations
+
+
+def receptive_field(window_size: int, dilations: Sequence[int]) -> int:
+    """How many tokens to each side can change a token's output."""
+    return window_size * sum(dilations)
+
+
+class MaxoutWindowStack(torch.nn.Module):
+    """The torch module behind the encoder.
+
+    forward(tokens, index, n_rows): `tokens` are all docs' vectors concatenated,
+    `index` the row of each token in the gapped layout of `n_rows` rows.
+    """
+
+    def __init__(self, width, window_size, maxout_pieces, dilations, dropout):
+        super().__init__()
+        self.width = width
+        self.pieces = maxout_pieces
+        self.window_size = window_size
+        self.dilations = list(dilations)
+        n_in = width * (2 * window_size + 1)
+        self.projections = torch.nn.ModuleList(
+            torch.nn.Linear(n_in, width * maxout_pieces) for _ in dilations
+        )
+        self.norms = torch.nn.ModuleList(torch.nn.LayerNorm(width) for _ in dilations)
+        self.dropout = torch.nn.Dropout(dropout)
+        for proj in self.projections:
+            torch.nn.init.xavier_uniform_(proj.weight)
+            torch.nn.init.zeros_(proj.bias)
+
+    def forward(self, tokens: torch.Tensor, index: torch.Tensor, n_rows: int) -> torch.Tensor:
+        H = tokens.new_zeros(n_rows, self.width).index_copy(0, index, tokens)
+        mask = None
+        if n_rows != tokens.shape[0]:
+            mask = tokens.new_zeros(n_rows, 1).index_fill_(0, index, 1.0)
+        w = self.window_size
+        for proj, norm, d in zip(self.projections, self.norms, self.dilations):
+            padded = F.pad(H, (0, 0, d * w, d * w))
+            # One matrix multiply for all window positions and maxout pieces.
+            cols = torch.cat([padded[k * d : k * d + n_rows] for k in range(2 * w + 1)], dim=1)
+            Z = proj(cols).view(n_rows, self.width, self.pieces).amax(dim=-1)
+            Z = self.dropout(norm(Z))
+            H = H + (Z * mask if mask is not None else Z)
+        return H.index_select(0, index)
+
+
+def MaxoutWindowEncoder(
+    width: int,
+    depth: int,
+    window_size: int,
+    maxout_pieces: int,
+    dilation: Dilation = 1,
+    dropout: float = 0.0,
+) -> Model[List[Floats2d], List[Floats2d]]:
+    """Build the encoder as a thinc Model over lists of (n_tokens, width) arrays."""
+    check_positive_int("width", width)
+    check_positive_int("depth", depth)
+    check_positive_int("window_size", window_size)
+    check_positive_int("maxout_pieces", maxout_pieces)
+    check_probability("dropout", dropout)
+    dilations = resolve_dilations(dilation, depth)
+    module = MaxoutWindowStack(width, window_size, maxout_pieces, dilations, dropout)
+    gap = window_size * max(dilations)
+    torch_layer = PyTorchWrapper_v2(
+        module,
+        convert_inputs=list2tensor_inputs(functools.partial(gapped_index, gap=gap)),
+        convert_outputs=tensor2list_outputs,
+    )
+    return Model(
+        "seqkit_maxout_window",
+        forward,
+        init=init,
+        layers=[torch_layer],
+        dims={"nI": width, "nO": width},
+        attrs={
+            "receptive_field": receptive_field(window_size, dilations),
+            "dilations": dilations,
+        },
+    )
+
+
+def forward(model: Model, Xs: List[Floats2d], is_train: bool):
+    if not any(X.shape[0] for X in Xs):
+        return with_empty_guard(model, Xs, is_train, model.get_dim("nO"))
+    width = model.get_dim("nI")
+    for X in Xs:
+        if X.ndim != 2 or X.shape[1] != width:
+            raise ValueError(
+                f"MaxoutWindowEncoder expects arrays of shape (n_tokens, {width}), "
+                f"got {tuple(X.shape)}: set the encoder's 'width' to the embedding width"
+            )
+    return model.layers[0](Xs, is_train)
+
+
+def init(model: Model, X=None, Y=None) -> None:
+    if X is not None:
+        for x in X:
+            if x.ndim != 2 or x.shape[1] != model.get_dim("nI"):
+                raise ValueError(
+                    f"MaxoutWindowEncoder: 'width' is {model.get_dim('nI')} but the "
+                    f"input vectors have shape {tuple(x.shape)}; the embedding's width "
+                    "and the encoder's width must be the same"
+                )

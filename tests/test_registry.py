@@ -1,0 +1,96 @@
+"""Every entry-point name resolves from a plain config string, in a fresh
+interpreter that never imported spacy_seqkit: what a user of `spacy train`
+gets after `pip install`, with no `--code` flag."""
+import json
+import subprocess
+import sys
+import textwrap
+from importlib.metadata import distribution
+
+import pytest
+
+# One row per entry point: (group, name) -> a config that uses it.
+# A config with an [nlp] section is loaded as a pipeline; any other is resolved.
+CONFIGS = {
+    ("spacy_architectures", "spacy-seqkit.MaxoutWindowEncoder.v1"): """
+        [model]
+        @architectures = "spacy-seqkit.MaxoutWindowEncoder.v1"
+        width = 16
+        depth = 2
+        window_size = 1
+        maxout_pieces = 2
+        dilation = "exponential"
+    """,
+    ("spacy_architectures", "spacy-seqkit.AttentionEncoder.v1"): """
+        [model]
+        @architectures = "spacy-seqkit.AttentionEncoder.v1"
+        width = 16
+        depth = 2
+        n_heads = 4
+        ffn_width = 32
+        attention = "local"
+        window = 2
+    """,
+    ("thinc_schedules", "spacy-seqkit.warmup_rsqrt.v1"): """
+        [optimizer]
+        @optimizers = "Adam.v1"
+
+        [optimizer.learn_rate]
+        @schedules = "spacy-seqkit.warmup_rsqrt.v1"
+        peak_rate = 0.001
+        warmup_steps = 100
+    """,
+}
+
+RESOLVER = r"""
+import json, sys
+from spacy.util import load_model_from_config, registry
+from thinc.api import Config
+
+configs = json.loads(sys.stdin.read())
+assert "spacy_seqkit" not in sys.modules
+results = {}
+for key, text in configs.items():
+    try:
+        config = Config().from_str(text)
+        if "nlp" in config:
+            nlp = load_model_from_config(config, auto_fill=True, validate=True)
+            results[key] = "ok: " + ",".join(nlp.pipe_names)
+        else:
+            resolved = registry.resolve(config, validate=True)
+            results[key] = "ok: " + type(next(iter(resolved.values()))).__name__
+    except Exception as e:  # report, don't stop: one row per name
+        results[key] = f"error: {type(e).__name__}: {e}"
+print(json.dumps(results))
+"""
+
+
+def entry_points():
+    dist = distribution("spacy-seqkit")
+    return sorted((ep.group, ep.name) for ep in dist.entry_points)
+
+
+@pytest.fixture(scope="module")
+def resolved():
+    payload = {f"{g}|{n}": textwrap.dedent(CONFIGS[(g, n)]) for g, n in CONFIGS}
+    out = subprocess.run(
+        [sys.executable, "-c", RESOLVER],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_registry_every_entry_point_has_a_config():
+    assert set(entry_points()) == set(CONFIGS), (
+        "each entry point in setup.cfg needs a row in CONFIGS (and no stale rows)"
+    )
+
+
+@pytest.mark.parametrize("group,name", entry_points())
+def test_registry_name_resolves_from_config(resolved, group, name):
+    result = resolved[f"{group}|{name}"]
+    assert result.startswith("ok"), result
