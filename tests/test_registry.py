@@ -12,6 +12,16 @@ import pytest
 # One row per entry point: (group, name) -> a config that uses it.
 # A config with an [nlp] section is loaded as a pipeline; any other is resolved.
 CONFIGS = {
+    ("spacy_factories", "seqkit_trip"): """
+        [nlp]
+        lang = "fr"
+        pipeline = ["seqkit_trip"]
+
+        [components]
+
+        [components.seqkit_trip]
+        factory = "seqkit_trip"
+    """,
     ("spacy_architectures", "spacy-seqkit.MaxoutWindowEncoder.v1"): """
         [model]
         @architectures = "spacy-seqkit.MaxoutWindowEncoder.v1"

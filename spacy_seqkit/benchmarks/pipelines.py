@@ -1,0 +1,50 @@
+"""Trained travel pipelines side by side: words/s measured now, on the same
+texts and thread count, with their accuracy from `evaluate-trips`."""
+import json
+from pathlib import Path
+from typing import Any, Dict, List
+
+
+def find_pipelines(root: Path) -> Dict[str, Path]:
+    """`training/<config>/model-best` for every trained config under root."""
+    return {p.parent.name: p for p in sorted(root.glob("*/model-best")) if p.is_dir()}
+
+
+def run_pipeline_benchmark(
+    training_dir: Path, data: Path, out_dir: Path, threads: int, repeats: int
+) -> List[Dict[str, Any]]:
+    import spacy
+    from wasabi import msg
+
+    from ..travel.evaluate import load_records
+    from ..travel.tor import prepare_pipeline
+    from .report import best_time, environment, new_figure, print_table, save_figure, write_results
+
+    pipelines = find_pipelines(training_dir)
+    if not pipelines:
+        raise ValueError(f"No trained pipelines (*/model-best) under {training_dir}")
+    texts = [r["text"] for r in load_records(data)]
+    rows = []
+    for name, path in pipelines.items():
+        nlp = prepare_pipeline(spacy.load(path))
+        n_words = sum(len(d) for d in nlp.tokenizer.pipe(texts))
+        seconds = best_time(lambda: list(nlp.pipe(texts, batch_size=256)), repeats=repeats)
+        row: Dict[str, Any] = {"pipeline": name, "words/s": n_words / seconds}
+        metrics_path = out_dir / f"{name}.json"
+        if metrics_path.exists():
+            results = json.loads(metrics_path.read_text(encoding="utf8"))["results"]["model"]
+            row["entity F"] = results["ents_f"]
+            row["trip acc"] = results["trip_acc"]
+        rows.append(row)
+    columns = ["pipeline", "words/s", "entity F", "trip acc"]
+    print_table(f"Travel pipelines on {len(texts)} sentences of {data} (threads={threads})", rows, columns)
+    env = environment(threads)
+    json_path = write_results(out_dir, "pipelines", rows, env, extra={"data": str(data)})
+    fig, (ax,) = new_figure(1)
+    ax.barh([r["pipeline"] for r in rows], [r["words/s"] for r in rows])
+    ax.set_xlabel("words / second (higher is better)")
+    ax.set_title(f"nlp.pipe speed, {threads} thread(s)")
+    ax.invert_yaxis()
+    png_path = save_figure(fig, out_dir, "pipelines")
+    msg.good(f"Wrote {json_path} and {png_path}")
+    return rows

@@ -1,0 +1,141 @@
+"""`seqkit_trip`: turns DEPART / ARRIVEE / VIA entities into `doc._.trip`."""
+from typing import Any, Dict, Iterable, List, Optional
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+from spacy.training import Example
+
+LABELS = ("DEPART", "ARRIVEE", "VIA")
+
+
+def install_extensions() -> None:
+    """Idempotent: components and the CLI may all ask for the extensions."""
+    if not Doc.has_extension("trip"):
+        Doc.set_extension("trip", default=None)
+
+
+def empty_trip() -> Dict[str, Any]:
+    return {
+        "departure": None,
+        "arrival": None,
+        "steps": [],
+        "is_valid": False,
+        "departure_text": None,
+        "arrival_text": None,
+        "steps_text": [],
+    }
+
+
+class TripResolver:
+    """Reads the trip off a doc's entities.
+
+    The departure is the first DEPART entity, the arrival the last ARRIVEE
+    entity, the steps every VIA entity in reading order. A trip is valid only
+    with both ends, and when they are not the same place. Each mention is
+    resolved to its gazetteer name (case- and accent-insensitive, then fuzzy for
+    typos); a mention the gazetteer does not know is kept as typed.
+    """
+
+    def __init__(self, nlp: Language, name: str, resolve_names: bool = True) -> None:
+        self.name = name
+        self.resolve_names = resolve_names
+        self._gazetteer = None
+        install_extensions()
+
+    @property
+    def gazetteer(self):
+        if self._gazetteer is None:
+            from ..travel.gazetteer import Gazetteer
+
+            self._gazetteer = Gazetteer()
+        return self._gazetteer
+
+    def canonical(self, mention: str) -> str:
+        if not self.resolve_names:
+            return mention
+        return self.gazetteer.resolve(mention) or mention
+
+    def trip_from_spans(self, spans: Iterable[Span]) -> Dict[str, Any]:
+        trip = empty_trip()
+        spans = sorted((s for s in spans if s.label_ in LABELS), key=lambda s: s.start)
+        departures = [s.text for s in spans if s.label_ == "DEPART"]
+        arrivals = [s.text for s in spans if s.label_ == "ARRIVEE"]
+        steps = [s.text for s in spans if s.label_ == "VIA"]
+        if departures:
+            trip["departure_text"] = departures[0]
+            trip["departure"] = self.canonical(departures[0])
+        if arrivals:
+            trip["arrival_text"] = arrivals[-1]
+            trip["arrival"] = self.canonical(arrivals[-1])
+        trip["steps_text"] = steps
+        trip["steps"] = [self.canonical(s) for s in steps]
+        trip["is_valid"] = bool(
+            departures and arrivals and trip["departure"] != trip["arrival"]
+        )
+        return trip
+
+    def __call__(self, doc: Doc) -> Doc:
+        doc._.trip = self.trip_from_spans(doc.ents)
+        return doc
+
+    def pipe(self, docs: Iterable[Doc], batch_size: int = 128) -> Iterable[Doc]:
+        for doc in docs:
+            yield self(doc)
+
+    def score(self, examples: Iterable[Example], **kwargs) -> Dict[str, Any]:
+        """Trip accuracy: the predicted trip equals the trip of the gold
+        entities (both ends and validity)."""
+        return score_trips(examples, self)
+
+    # Stateless apart from its settings, which live in the config: nothing to save.
+    def to_bytes(self, *, exclude=tuple()) -> bytes:
+        return b""
+
+    def from_bytes(self, bytes_data: bytes, *, exclude=tuple()) -> "TripResolver":
+        return self
+
+    def to_disk(self, path, *, exclude=tuple()) -> None:
+        return None
+
+    def from_disk(self, path, *, exclude=tuple()) -> "TripResolver":
+        return self
+
+
+def same_trip(a: Dict[str, Any], b: Dict[str, Any]) -> bool:
+    """Both invalid, or both valid with the same ends (compared as the gazetteer
+    normalises names: case, accents and hyphens do not matter)."""
+    from ..travel.gazetteer import normalise
+
+    if not a["is_valid"] or not b["is_valid"]:
+        return a["is_valid"] == b["is_valid"]
+    return normalise(a["departure"]) == normalise(b["departure"]) and normalise(
+        a["arrival"]
+    ) == normalise(b["arrival"])
+
+
+def score_trips(examples: Iterable[Example], resolver: Optional[TripResolver] = None):
+    resolver = resolver or TripResolver(None, "seqkit_trip")
+    n = correct = valid_correct = 0
+    for eg in examples:
+        gold = resolver.trip_from_spans(eg.reference.ents)
+        pred = eg.predicted._.trip or resolver.trip_from_spans(eg.predicted.ents)
+        n += 1
+        correct += same_trip(pred, gold)
+        valid_correct += pred["is_valid"] == gold["is_valid"]
+    return {
+        "trip_acc": correct / n if n else None,
+        "trip_validity_acc": valid_correct / n if n else None,
+    }
+
+
+@Language.factory(
+    "seqkit_trip",
+    assigns=["doc._.trip"],
+    requires=["doc.ents"],
+    default_config={"resolve_names": True},
+    default_score_weights={"trip_acc": 1.0, "trip_validity_acc": 0.0},
+)
+def make_trip_resolver(nlp: Language, name: str, resolve_names: bool) -> TripResolver:
+    """Sets `doc._.trip` = {departure, arrival, steps, is_valid, *_text} from the
+    DEPART / ARRIVEE / VIA entities."""
+    return TripResolver(nlp, name, resolve_names=resolve_names)

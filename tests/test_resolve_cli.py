@@ -1,0 +1,115 @@
+"""`python -m spacy_seqkit resolve`: Travel Order Resolver I/O as users feed it."""
+import io
+import subprocess
+import sys
+
+import pytest
+import spacy
+
+from spacy_seqkit.travel.tor import parse_rewrite, prepare_pipeline, read_orders, resolve_orders
+
+PATTERNS = [
+    {"label": "DEPART", "pattern": [{"LOWER": {"IN": ["marseille", "marseile", "toulouse"]}}]},
+    {"label": "ARRIVEE", "pattern": [{"LOWER": {"IN": ["paris", "lyon"]}}]},
+    {"label": "VIA", "pattern": [{"LOWER": "dijon"}]},
+]
+
+
+@pytest.fixture(scope="module")
+def model_dir(tmp_path_factory):
+    nlp = spacy.blank("fr")
+    nlp.add_pipe("entity_ruler").add_patterns(PATTERNS)
+    nlp.add_pipe("seqkit_trip")
+    path = tmp_path_factory.mktemp("model") / "pipeline"
+    nlp.to_disk(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def nlp(model_dir):
+    return prepare_pipeline(spacy.load(model_dir))
+
+
+def run(nlp, data: bytes):
+    out, err = io.StringIO(), io.StringIO()
+    counts = resolve_orders(nlp, io.BytesIO(data), out, err)
+    return out.getvalue().splitlines(), err.getvalue(), counts
+
+
+def test_resolve_answers_every_order_in_order(nlp):
+    data = (
+        "sentenceID,sentence\n"
+        "1,de Marseille à Paris\n"
+        "2,Il fait beau\n"
+        '3,"de marseile, par Dijon, à Lyon"\n'
+        "4,de Toulouse, s'il vous plaît, à Paris\n"
+    ).encode("utf8")
+    lines, err, counts = run(nlp, data)
+    assert lines == [
+        "1,Marseille,Paris",
+        "2,INVALID",
+        "3,Marseille,Dijon,Lyon",
+        "4,Toulouse,Paris",
+    ]
+    assert err == "" and counts["malformed"] == 0
+
+
+def test_resolve_bom_and_no_header(nlp):
+    lines, _, _ = run(nlp, "\ufeff7,de Marseille à Paris\n".encode("utf8"))
+    assert lines == ["7,Marseille,Paris"]
+
+
+def test_resolve_malformed_lines_are_reported_and_answered(nlp):
+    data = b"1,de Marseille \xe0 Paris\n2\n,no id\n3,\n4,de Toulouse \xc3\xa0 Lyon\n"
+    lines, err, counts = run(nlp, data)
+    assert lines == ["1,INVALID", "2,INVALID", ",INVALID", "3,INVALID", "4,Toulouse,Lyon"]
+    for number in (1, 2, 3, 4):
+        assert f"line {number}:" in err
+    assert "line 5" not in err
+    assert counts == {"orders": 5, "valid": 1, "invalid": 4, "malformed": 4}
+
+
+def test_resolve_empty_lines_and_empty_file(nlp):
+    lines, err, counts = run(nlp, b"\n1,de Marseille \xc3\xa0 Paris\n\n   \n2,ok\n")
+    assert lines == ["1,Marseille,Paris", "2,INVALID"]
+    assert run(nlp, b"") [0] == []
+    assert run(nlp, b"sentenceID,sentence\n")[0] == []
+
+
+def test_resolve_huge_line(nlp):
+    sentence = ("bla " * 25000)[:99990] + " de Marseille à Paris"
+    assert len(sentence) > 100000
+    lines, _, _ = run(nlp, f"1,{sentence}\n".encode("utf8"))
+    assert lines == ["1,Marseille,Paris"]
+
+
+def test_read_orders_line_numbers_with_quoted_newlines():
+    orders = list(read_orders(io.BytesIO(b'1,"de A\na B"\n2\n')))
+    assert [(o.line, o.id, o.error is None) for o in orders] == [(2, "1", True), (3, "2", False)]
+
+
+def test_parse_rewrite():
+    assert parse_rewrite("Paris > Dijon > Lyon")["steps"] == ["Dijon"]
+    assert parse_rewrite("INVALID")["is_valid"] is False
+    assert parse_rewrite("Paris >")["is_valid"] is False
+    assert parse_rewrite("")["is_valid"] is False
+
+
+def test_resolve_cli_stdin_and_files(model_dir, tmp_path):
+    cmd = [sys.executable, "-m", "spacy_seqkit", "resolve", str(model_dir)]
+    out = subprocess.run(cmd + ["-"], input="1,de Marseille à Paris\nbroken\n".encode(), capture_output=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.decode().splitlines() == ["1,Marseille,Paris", "broken,INVALID"]
+    assert b"line 2:" in out.stderr
+    src = tmp_path / "orders.csv"
+    src.write_bytes(b"1,de Toulouse \xc3\xa0 Lyon\n")
+    out = subprocess.run(cmd + [str(src), "-o", str(tmp_path / "trips.csv")], capture_output=True)
+    assert out.returncode == 0, out.stderr
+    assert (tmp_path / "trips.csv").read_text() == "1,Toulouse,Lyon\n"
+    missing = subprocess.run(cmd + [str(tmp_path / "nope.csv")], capture_output=True)
+    assert missing.returncode == 2 and b"No such input file" in missing.stderr
+
+
+def test_resolve_refuses_a_pipeline_that_cannot_answer():
+    with pytest.raises(ValueError, match="cannot answer"):
+        prepare_pipeline(spacy.blank("fr"))

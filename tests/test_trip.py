@@ -1,0 +1,87 @@
+"""The `seqkit_trip` component: entities in, `doc._.trip` out."""
+import pickle
+
+import pytest
+import spacy
+from spacy.tokens import Span
+from spacy.training import Example
+
+from spacy_seqkit.components.trip import score_trips
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    nlp = spacy.blank("fr")
+    nlp.add_pipe("seqkit_trip")
+    return nlp
+
+
+def with_ents(nlp, text, ents):
+    doc = nlp.make_doc(text)
+    doc.ents = [doc.char_span(text.index(t), text.index(t) + len(t), label=l) for t, l in ents]
+    return doc
+
+
+def test_trip_empty_doc(nlp):
+    doc = nlp("")
+    assert doc._.trip["is_valid"] is False
+    assert doc._.trip["departure"] is None and doc._.trip["steps"] == []
+
+
+def test_trip_both_ends_with_typos_resolved(nlp):
+    doc = with_ents(nlp, "je veux aller de marseile a paris", [("marseile", "DEPART"), ("paris", "ARRIVEE")])
+    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    assert trip["is_valid"]
+    assert (trip["departure"], trip["arrival"]) == ("Marseille", "Paris")
+    assert (trip["departure_text"], trip["arrival_text"]) == ("marseile", "paris")
+
+
+def test_trip_steps_in_reading_order_and_unknown_names_kept(nlp):
+    text = "de Brest à Nice en passant par Rennes puis par Xyzzyville"
+    doc = with_ents(nlp, text, [("Brest", "DEPART"), ("Nice", "ARRIVEE"), ("Rennes", "VIA"), ("Xyzzyville", "VIA")])
+    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    assert trip["steps"] == ["Rennes", "Xyzzyville"]
+    assert (trip["departure"], trip["arrival"]) == ("Brest", "Nice")
+
+
+@pytest.mark.parametrize(
+    "text,ents",
+    [
+        ("je veux aller à Lyon", [("Lyon", "ARRIVEE")]),
+        ("je pars de Brest", [("Brest", "DEPART")]),
+        ("de Paris à Paris", [("Paris", "DEPART"), ("Paris ", "ARRIVEE")]),
+        ("Il fait beau à Nice", []),
+    ],
+)
+def test_trip_invalid_without_two_distinct_ends(nlp, text, ents):
+    if ents and ents[-1][0] == "Paris ":
+        doc = nlp.make_doc(text)
+        doc.ents = [Span(doc, 1, 2, label="DEPART"), Span(doc, 3, 4, label="ARRIVEE")]
+    else:
+        doc = with_ents(nlp, text, ents)
+    assert nlp.get_pipe("seqkit_trip")(doc)._.trip["is_valid"] is False
+
+
+def test_trip_resolve_names_off_keeps_text():
+    nlp = spacy.blank("fr")
+    nlp.add_pipe("seqkit_trip", config={"resolve_names": False})
+    doc = with_ents(nlp, "de marseile a paris", [("marseile", "DEPART"), ("paris", "ARRIVEE")])
+    assert nlp.get_pipe("seqkit_trip")(doc)._.trip["departure"] == "marseile"
+
+
+def test_trip_pipeline_round_trips(tmp_path, nlp):
+    nlp.to_disk(tmp_path / "p")
+    loaded = spacy.load(tmp_path / "p")
+    assert loaded.pipe_names == ["seqkit_trip"]
+    assert loaded.get_pipe("seqkit_trip").resolve_names is True
+    assert pickle.loads(pickle.dumps(loaded)).pipe_names == ["seqkit_trip"]
+    assert spacy.blank("fr").from_config(nlp.config).from_bytes(nlp.to_bytes()).pipe_names == ["seqkit_trip"]
+
+
+def test_trip_scorer_compares_with_gold_entities(nlp):
+    gold = with_ents(nlp, "de Brest à Nice", [("Brest", "DEPART"), ("Nice", "ARRIVEE")])
+    right = nlp.get_pipe("seqkit_trip")(with_ents(nlp, "de Brest à Nice", [("Brest", "DEPART"), ("Nice", "ARRIVEE")]))
+    wrong = nlp.get_pipe("seqkit_trip")(with_ents(nlp, "de Brest à Nice", [("Nice", "DEPART"), ("Brest", "ARRIVEE")]))
+    assert score_trips([Example(right, gold)])["trip_acc"] == 1.0
+    assert score_trips([Example(right, gold), Example(wrong, gold)])["trip_acc"] == 0.5
+    assert score_trips([Example(wrong, gold)])["trip_validity_acc"] == 1.0
