@@ -45,6 +45,35 @@ def benchmark_encoders(
     )
 
 
+@benchmark_app.command("decoding")
+def benchmark_decoding(
+    out_dir: Path = typer.Option(DEFAULT_BENCH_DIR, "--out", "-o", help="Where JSON and PNG go"),
+    threads: int = typer.Option(1, "--threads", "-t", help="Threads for every library"),
+    n_sentences: int = typer.Option(200, "--n-sentences", help="Sentences to decode"),
+    beam_size: int = typer.Option(5, "--beam-size", help="Beam of both beam searches"),
+    batch_size: int = typer.Option(64, "--batch-size", help="Docs per batched decoding call"),
+    train_steps: int = typer.Option(300, "--train-steps", help="Updates of the synthetic model"),
+    vocab_sizes: str = typer.Option("1000,5000,20000", "--vocab-sizes", help="Target vocabularies for the output-layer rows"),
+    repeats: int = typer.Option(3, "--repeats", help="Timed repeats (best is kept)"),
+    seed: int = typer.Option(0, "--seed"),
+    model: Path = typer.Option(None, "--model", help="A pipeline with seqkit_rewriter, instead of training one"),
+    data: Path = typer.Option(None, "--data", help="JSONL with 'text' to decode (with --model)"),
+) -> None:
+    """Naive vs batched beam search (same model and inputs, identical n-best),
+    greedy, and training words/s of softmax / sampled / hierarchical output layers."""
+    from .benchmarks.report import pin_threads
+
+    pin_threads(threads)
+    from .benchmarks.decoding import run_decoding_benchmark
+
+    run_decoding_benchmark(
+        out_dir=out_dir, threads=threads, n_sentences=n_sentences, beam_size=beam_size,
+        batch_size=batch_size, train_steps=train_steps,
+        vocab_sizes=[int(v) for v in vocab_sizes.split(",") if v.strip()],
+        repeats=repeats, seed=seed, model_path=model, data_path=data,
+    )
+
+
 @benchmark_app.command("attention")
 def benchmark_attention(
     out_dir: Path = typer.Option(DEFAULT_BENCH_DIR, "--out", "-o", help="Where JSON and PNG go"),
@@ -211,3 +240,74 @@ def benchmark_pipelines(
     except ValueError as e:
         typer.echo(str(e), err=True)
         raise typer.Exit(2)
+
+
+@app.command("pretrain-vectors")
+def pretrain_vectors_command(
+    text: Path = typer.Argument(..., help="UTF-8 text, one sentence or paragraph a line"),
+    output: Path = typer.Argument(..., help="word2vec text file to write (.txt or .txt.gz)"),
+    model: str = typer.Option("skipgram", "--model", help="skipgram or cbow"),
+    loss: str = typer.Option("ns", "--loss", help="ns (negative sampling) or hs (hierarchical softmax)"),
+    dim: int = typer.Option(100, "--dim", help="Vector width"),
+    window: int = typer.Option(5, "--window", help="Max context distance (each center draws a window in 1..window)"),
+    negative: int = typer.Option(5, "--negative", help="Noise words per example (ns)"),
+    min_count: int = typer.Option(5, "--min-count", help="Drop words rarer than this"),
+    sample: float = typer.Option(1e-3, "--sample", help="Subsampling threshold of frequent words (0 = off)"),
+    epochs: int = typer.Option(5, "--epochs", help="Passes over the text"),
+    lr: float = typer.Option(None, "--lr", help="Initial learning rate, decayed linearly [default: 0.025 skipgram, 0.05 cbow]"),
+    threads: int = typer.Option(None, "--threads", help="Torch threads [default: all cores]"),
+    seed: int = typer.Option(0, "--seed"),
+    batch_size: int = typer.Option(None, "--batch-size", help="Center words per SGD step [default: 4096 skipgram, 2048 cbow]"),
+    pipeline: str = typer.Option(None, "--pipeline", help="spaCy pipeline whose tokenizer to use [default: blank LANG]"),
+    lang: str = typer.Option("fr", "--lang", help="Language of the blank tokenizer"),
+) -> None:
+    """Train static word vectors (word2vec: skip-gram or CBOW, negative sampling
+    or hierarchical softmax) for `spacy init vectors LANG OUTPUT DIR`."""
+    import os
+
+    from wasabi import msg
+
+    from .vectors import Word2VecConfig
+    from .vectors.pretrain import pretrain_vectors
+
+    try:
+        config = Word2VecConfig(
+            model=model, loss=loss, dim=dim, window=window, negative=negative, min_count=min_count,
+            sample=sample, epochs=epochs, lr=lr, threads=threads or os.cpu_count() or 1, seed=seed,
+            batch_size=batch_size,
+        )
+        result = pretrain_vectors(text, output, config, pipeline=pipeline, lang=lang)
+    except (ValueError, OSError) as e:
+        msg.fail(str(e))
+        raise typer.Exit(2)
+    msg.good(
+        f"Wrote {output}: {result.words:,} words trained in {result.seconds:.1f}s "
+        f"({result.words_per_second:,.0f} words/s), final loss {result.epoch_losses[-1]:.4f}"
+    )
+
+
+@benchmark_app.command("vectors")
+def benchmark_vectors(
+    out_dir: Path = typer.Option(DEFAULT_BENCH_DIR, "--out", "-o", help="Where JSON and PNG go"),
+    text: Path = typer.Option(None, "--text", help="Corpus file [default: corpus/generated/train.jsonl, else synthetic]"),
+    threads: int = typer.Option(1, "--threads", "-t", help="Threads for both trainers"),
+    dim: int = typer.Option(100, "--dim"),
+    window: int = typer.Option(5, "--window"),
+    negative: int = typer.Option(5, "--negative"),
+    min_count: int = typer.Option(5, "--min-count"),
+    sample: float = typer.Option(1e-3, "--sample"),
+    epochs: int = typer.Option(5, "--epochs"),
+    max_words: int = typer.Option(300_000, "--max-words", help="Corpus tokens used (first sentences)"),
+    seed: int = typer.Option(0, "--seed"),
+) -> None:
+    """Our word2vec vs gensim Word2Vec (skip-gram/CBOW × NS/HS): training
+    words/s, ratio, and the same quality checks for both."""
+    from .benchmarks.report import pin_threads
+
+    pin_threads(threads)
+    from .benchmarks.vectors import run_vectors_benchmark
+
+    run_vectors_benchmark(
+        out_dir=out_dir, text=text, threads=threads, dim=dim, window=window, negative=negative,
+        min_count=min_count, sample=sample, epochs=epochs, max_words=max_words, seed=seed,
+    )
