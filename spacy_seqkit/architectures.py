@@ -87,3 +87,72 @@ def build_attention_encoder_v1(
         dropout=dropout,
         attention_dropout=attention_dropout,
     )
+
+
+# Imports of the rewriter's signature (kept here: this file is appended to by section).
+from typing import Optional  # noqa: E402
+
+from thinc.types import Generator  # noqa: E402
+
+
+def build_seq2seq_rewriter_v1(
+    source: str = "characters",
+    target: str = "characters",
+    embed: Optional[Model] = None,
+    copy: bool = False,
+    embed_width: int = 64,
+    hidden_width: int = 128,
+    depth: int = 1,
+    dropout: float = 0.1,
+    attention: str = "general",
+    output_layer: str = "softmax",
+    n_samples: int = 64,
+    label_smoothing: float = 0.0,
+    scheduled_sampling: Union[float, Generator] = 0.0,
+    min_count: int = 1,
+    max_vocab: int = 0,
+) -> Model:
+    """Rewrite a doc into another text: bi-LSTM encoder, attentional LSTM
+    decoder, full / sampled / hierarchical softmax, optional copy mechanism.
+
+    source (str): "characters" of the text, or "tokens" embedded by `embed`.
+    target (str): "characters", or whitespace-separated "words".
+    embed (Optional[Model]): Any spaCy embedding model (List[Doc] -> List[Floats2d]),
+        required for source "tokens", e.g. spacy.Tok2Vec.v2 or a Tok2VecListener.
+    copy (bool): Pointer-generator copy of source units (characters -> characters or
+        tokens -> words), so names never seen in training can be rewritten.
+    embed_width (int): Width of unit embeddings. Recommended values are 32 to 128.
+    hidden_width (int): Width of the LSTMs and attention. Recommended values are 64 to 512.
+    depth (int): LSTM layers in encoder and decoder. Recommended values are 1 or 2.
+    dropout (float): Dropout on embeddings, between LSTM layers and on decoder outputs.
+    attention (str): "dot", "general", "concat" (Luong, with input feeding) or
+        "bahdanau" (additive, attends with the previous decoder state).
+    output_layer (str): "softmax"; "sampled" (negative sampling with `n_samples` noise
+        units from unigram^0.75 in training, full softmax at inference); or
+        "hierarchical" (Huffman-tree softmax).
+    n_samples (int): Noise units per target unit for "sampled". Recommended 5 to 64.
+    label_smoothing (float): Label smoothing of the loss (softmax only).
+    scheduled_sampling (Union[float, Generator]): Probability of feeding the model's own
+        previous prediction instead of the gold unit; a float or a thinc schedule.
+    min_count (int): Target units seen fewer times become the unknown symbol.
+    max_vocab (int): Largest target vocabulary, specials included (0: no limit).
+    """
+    from .layers.seq2seq import Seq2SeqRewriter
+
+    return Seq2SeqRewriter(
+        source=source,
+        target=target,
+        embed=embed,
+        copy=copy,
+        embed_width=embed_width,
+        hidden_width=hidden_width,
+        depth=depth,
+        dropout=dropout,
+        attention=attention,
+        output_layer=output_layer,
+        n_samples=n_samples,
+        label_smoothing=label_smoothing,
+        scheduled_sampling=scheduled_sampling,
+        min_count=min_count,
+        max_vocab=max_vocab,
+    )

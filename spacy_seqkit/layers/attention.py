@@ -1,0 +1,323 @@
+"""Attention encoder: a pre-LayerNorm transformer encoder over token vectors.
+
+Docs are grouped into buckets of similar length (`convert.bucketed_index`), each
+bucket a padded (n_docs, bucket_len, width) batch with a key padding mask, so
+one long doc does not pad every short doc to its length. Three attention modes:
+
+- "full": `scaled_dot_product_attention` over the whole doc, O(n²).
+- "local": each token attends to its ±window neighbours. The doc is cut into
+  blocks; a block's queries attend to the keys of the block and its two
+  neighbours under a band mask, so cost and memory are O(n · block).
+- "linear": softmax replaced by the kernel φ(x) = elu(x) + 1 (Katharopoulos et
+  al. 2020), attention computed as φ(Q) (φ(K)ᵀ V), O(n).
+
+Padding never changes a result: masked keys get no weight in any mode, and a
+padding query is allowed to see itself so that no softmax row is empty (an
+empty row would give NaN, and NaN times a zero weight is still NaN).
+"""
+from typing import List, Optional
+
+import torch
+import torch.nn.functional as F
+from thinc.api import Model, PyTorchWrapper_v2
+from thinc.types import Floats2d
+
+from ..util import check_choice, check_positive_int, check_probability
+from .convert import bucketed_index, list2tensor_inputs, tensor2list_outputs, with_empty_guard
+
+ATTENTION_MODES = ("full", "local", "linear")
+POSITION_MODES = ("sinusoidal", "learned", "none")
+# Local attention works on blocks of at least this many tokens: tiny blocks
+# make thousands of tiny matrix products, slower than a few wasted keys
+# (the band mask still limits each token to ±window).
+MIN_LOCAL_BLOCK = 16
+
+
+def sinusoidal_positions(length: int, width: int, device=None, dtype=None):
+    """The Transformer paper's encoding: PE[pos, 2i] = sin(pos / 10000^(2i/width)),
+    PE[pos, 2i+1] = cos(pos / 10000^(2i/width)). Returns a (length, width) tensor."""
+    pos = torch.arange(length, dtype=torch.float64, device=device)[:, None]
+    two_i = torch.arange(0, width, 2, dtype=torch.float64, device=device)
+    angles = pos / torch.pow(10000.0, two_i / width)
+    pe = torch.zeros(length, width, dtype=torch.float64, device=device)
+    pe[:, 0::2] = torch.sin(angles)
+    pe[:, 1::2] = torch.cos(angles[:, : width // 2])
+    return pe.to(dtype or torch.get_default_dtype())
+
+
+def full_attention(q, k, v, valid, dropout_p: float):
+    """q, k, v: (batch, heads, len, head_width); valid: (batch, len) bool or None."""
+    mask = None if valid is None else valid[:, None, None, :]
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout_p)
+
+
+def local_block_size(length: int, window: int) -> int:
+    """Block size for local attention; 0 means "short doc, one band-masked
+    L×L product", which is no larger than three blocks would be."""
+    block = max(window, MIN_LOCAL_BLOCK)
+    return 0 if length <= 3 * block else block
+
+
+def local_attention_mask(valid, length: int, window: int, device=None):
+    """The boolean mask `local_attention` needs, built once per batch and shared
+    by every layer. valid: (batch, len) bool, or None if nothing is padded.
+    A query may always see itself, so that no row of a padded query is empty."""
+    if valid is None:
+        valid = torch.ones(1, length, dtype=torch.bool, device=device)
+    device = valid.device
+    block = local_block_size(length, window)
+    if block == 0:
+        pos = torch.arange(length, device=device)
+        band = (pos[:, None] - pos[None, :]).abs() <= window
+        allowed = (band[None] & valid[:, None, :]) | torch.eye(length, dtype=torch.bool, device=device)
+        return allowed[:, None]  # (batch, 1, len, len)
+    n_blocks = -(-length // block)
+    tail = n_blocks * block - length
+    q_pos = torch.arange(n_blocks * block, device=device).view(n_blocks, block, 1)
+    k_pos = (
+        torch.arange(n_blocks, device=device)[:, None] * block
+        - block
+        + torch.arange(3 * block, device=device)[None, :]
+    ).view(n_blocks, 1, 3 * block)
+    vp = F.pad(valid, (block, tail + block), value=False).view(valid.shape[0], n_blocks + 2, block)
+    k_valid = torch.cat([vp[:, :-2], vp[:, 1:-1], vp[:, 2:]], dim=2)  # (batch, n_blocks, 3·block)
+    band = (k_pos - q_pos).abs() <= window
+    allowed = (band[None] & k_valid[:, :, None, :]) | (k_pos == q_pos)[None]
+    return allowed[:, None]  # (batch, 1, n_blocks, block, 3·block)
+
+
+def local_attention(q, k, v, valid, window: int, dropout_p: float, mask=None):
+    """Each query attends to keys within ±window positions, computed by blocks:
+    block i's queries see blocks i-1, i, i+1 (band-masked), never an n×n matrix
+    (short docs, up to three blocks long, take one small band-masked product)."""
+    B, H, L, D = q.shape
+    if mask is None:
+        mask = local_attention_mask(valid, L, window, q.device)
+    block = local_block_size(L, window)
+    if block == 0:
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout_p)
+    n_blocks = -(-L // block)
+    tail = n_blocks * block - L
+    qb = F.pad(q, (0, 0, 0, tail)).view(B, H, n_blocks, block, D)
+
+    def neighbourhood(x):
+        # One zero block before and after, then [previous, own, next] per block.
+        xp = F.pad(x, (0, 0, block, tail + block)).view(B, H, n_blocks + 2, block, D)
+        return torch.cat([xp[:, :, :-2], xp[:, :, 1:-1], xp[:, :, 2:]], dim=3)
+
+    out = F.scaled_dot_product_attention(
+        qb, neighbourhood(k), neighbourhood(v), attn_mask=mask, dropout_p=dropout_p
+    )
+    return out.reshape(B, H, n_blocks * block, D)[:, :, :L]
+
+
+def linear_attention(q, k, v, valid, eps: float = 1e-6):
+    """Non-causal linear attention with φ(x) = elu(x) + 1; masked keys add
+    nothing to the sums. O(len · head_width²) instead of O(len²)."""
+    fq = F.elu(q) + 1.0
+    fk = F.elu(k) + 1.0
+    if valid is not None:
+        fk = fk * valid[:, None, :, None].to(fk.dtype)
+    kv = torch.einsum("bhld,bhle->bhde", fk, v)
+    z = fk.sum(dim=2)
+    numerator = torch.einsum("bhld,bhde->bhle", fq, kv)
+    denominator = torch.einsum("bhld,bhd->bhl", fq, z).clamp_min(eps)
+    return numerator / denominator[..., None]
+
+
+class EncoderBlock(torch.nn.Module):
+    """One pre-LayerNorm block: x + attention(LN(x)), then x + FFN(LN(x))."""
+
+    def __init__(self, width, n_heads, ffn_width, attention, window, dropout, attention_dropout):
+        super().__init__()
+        self.width = width
+        self.n_heads = n_heads
+        self.attention = attention
+        self.window = window
+        self.attention_dropout = attention_dropout
+        self.norm_attn = torch.nn.LayerNorm(width)
+        self.qkv = torch.nn.Linear(width, 3 * width)
+        self.out = torch.nn.Linear(width, width)
+        self.norm_ffn = torch.nn.LayerNorm(width)
+        self.ffn_in = torch.nn.Linear(width, ffn_width)
+        self.ffn_out = torch.nn.Linear(ffn_width, width)
+        self.dropout = torch.nn.Dropout(dropout)
+
+    def attend(self, X: torch.Tensor, valid: Optional[torch.Tensor], mask) -> torch.Tensor:
+        B, L, _ = X.shape
+        head_width = self.width // self.n_heads
+        qkv = self.qkv(X).view(B, L, 3, self.n_heads, head_width).permute(2, 0, 3, 1, 4)
+        q, k, v = qkv[0], qkv[1], qkv[2]
+        p = self.attention_dropout if self.training else 0.0
+        if self.attention == "full":
+            Z = full_attention(q, k, v, valid, p)
+        elif self.attention == "local":
+            Z = local_attention(q, k, v, valid, self.window, p, mask=mask)
+        else:
+            Z = linear_attention(q, k, v, valid)
+        return self.out(Z.transpose(1, 2).reshape(B, L, self.width))
+
+    def forward(self, X: torch.Tensor, valid: Optional[torch.Tensor], mask=None) -> torch.Tensor:
+        X = X + self.dropout(self.attend(self.norm_attn(X), valid, mask))
+        hidden = self.dropout(F.gelu(self.ffn_in(self.norm_ffn(X))))
+        return X + self.dropout(self.ffn_out(hidden))
+
+
+class AttentionStack(torch.nn.Module):
+    """The torch module behind the encoder.
+
+    forward(tokens, index, buckets): `tokens` are all docs' vectors concatenated,
+    `index` the row of each token in the bucketed layout (`bucketed_index`),
+    `buckets` its ((n_docs, bucket_len), ...) shapes.
+    """
+
+    def __init__(
+        self, width, depth, n_heads, ffn_width, attention, window, positions, max_length,
+        dropout, attention_dropout,
+    ):
+        super().__init__()
+        self.width = width
+        self.attention = attention
+        self.window = window
+        self.position_mode = positions
+        self.blocks = torch.nn.ModuleList(
+            EncoderBlock(width, n_heads, ffn_width, attention, window, dropout, attention_dropout)
+            for _ in range(depth)
+        )
+        self.final_norm = torch.nn.LayerNorm(width)
+        self.positions = None
+        if positions == "learned":
+            self.positions = torch.nn.Embedding(max_length, width)
+            torch.nn.init.normal_(self.positions.weight, std=0.02)
+        self.input_dropout = torch.nn.Dropout(dropout)
+
+    def add_positions(self, X: torch.Tensor) -> torch.Tensor:
+        L = X.shape[1]
+        if self.position_mode == "sinusoidal":
+            return X + sinusoidal_positions(L, self.width, X.device, X.dtype)
+        if self.position_mode == "learned":
+            return X + self.positions.weight[:L]
+        return X
+
+    def encode(self, X: torch.Tensor, valid: Optional[torch.Tensor]) -> torch.Tensor:
+        """X: (n_docs, len, width); valid: (n_docs, len) bool, None if no padding."""
+        X = self.input_dropout(self.add_positions(X))
+        mask = None
+        if self.attention == "local":
+            mask = local_attention_mask(valid, X.shape[1], self.window, X.device)
+        for block in self.blocks:
+            X = block(X, valid, mask)
+        return self.final_norm(X)
+
+    def forward(self, tokens: torch.Tensor, index: torch.Tensor, buckets) -> torch.Tensor:
+        width = self.width
+        n_rows = sum(n * size for n, size in buckets)
+        flat = tokens.new_zeros(n_rows, width).index_copy(0, index, tokens)
+        is_token = torch.zeros(n_rows, dtype=torch.bool, device=tokens.device)
+        is_token[index] = True
+        outputs = []
+        offset = 0
+        for n, size in buckets:
+            X = flat[offset : offset + n * size].view(n, size, width)
+            valid = is_token[offset : offset + n * size].view(n, size)
+            # All docs of the bucket are full length: no mask, faster kernels.
+            outputs.append(self.encode(X, None if bool(valid.all()) else valid))
+            offset += n * size
+        return torch.cat([Y.reshape(-1, width) for Y in outputs]).index_select(0, index)
+
+
+def check_attention_args(
+    width, depth, n_heads, ffn_width, attention, window, positions, max_length, dropout,
+    attention_dropout,
+) -> None:
+    """Raise a ValueError naming the argument for any bad encoder setting."""
+    check_positive_int("width", width)
+    check_positive_int("depth", depth)
+    check_positive_int("n_heads", n_heads)
+    check_positive_int("ffn_width", ffn_width)
+    check_choice("attention", attention, ATTENTION_MODES)
+    check_choice("positions", positions, POSITION_MODES)
+    if width % n_heads != 0:
+        raise ValueError(
+            f"'width' ({width}) must be divisible by 'n_heads' ({n_heads}); "
+            f"allowed n_heads for this width: "
+            f"{[h for h in range(1, min(width, 64) + 1) if width % h == 0]}"
+        )
+    if attention == "local":
+        check_positive_int("window", window)
+    if positions == "learned":
+        check_positive_int("max_length", max_length)
+    check_probability("dropout", dropout)
+    check_probability("attention_dropout", attention_dropout)
+
+
+def AttentionEncoder(
+    width: int,
+    depth: int,
+    n_heads: int,
+    ffn_width: int,
+    attention: str = "full",
+    window: int = 8,
+    positions: str = "sinusoidal",
+    max_length: int = 512,
+    dropout: float = 0.1,
+    attention_dropout: float = 0.0,
+) -> Model[List[Floats2d], List[Floats2d]]:
+    """Build the encoder as a thinc Model over lists of (n_tokens, width) arrays."""
+    check_attention_args(
+        width, depth, n_heads, ffn_width, attention, window, positions, max_length,
+        dropout, attention_dropout,
+    )
+    module = AttentionStack(
+        width, depth, n_heads, ffn_width, attention, window, positions, max_length,
+        dropout, attention_dropout,
+    )
+    torch_layer = PyTorchWrapper_v2(
+        module,
+        convert_inputs=list2tensor_inputs(bucketed_index),
+        convert_outputs=tensor2list_outputs,
+    )
+    return Model(
+        "seqkit_attention_encoder",
+        forward,
+        init=init,
+        layers=[torch_layer],
+        dims={"nI": width, "nO": width},
+        attrs={
+            "attention": attention,
+            "positions": positions,
+            "window": window,
+            "max_length": max_length if positions == "learned" else None,
+        },
+    )
+
+
+def check_inputs(model: Model, Xs: List[Floats2d]) -> None:
+    width = model.get_dim("nI")
+    for X in Xs:
+        if X.ndim != 2 or X.shape[1] != width:
+            raise ValueError(
+                f"AttentionEncoder expects arrays of shape (n_tokens, {width}), got "
+                f"{tuple(X.shape)}: the encoder's 'width' must equal the embedding width"
+            )
+    max_length = model.attrs["max_length"]
+    if max_length is not None:
+        longest = max(X.shape[0] for X in Xs)
+        if longest > max_length:
+            raise ValueError(
+                f"AttentionEncoder: a doc has {longest} tokens but learned positions "
+                f"cover only max_length={max_length}; raise 'max_length' or use "
+                "positions = \"sinusoidal\" (any length)"
+            )
+
+
+def forward(model: Model, Xs: List[Floats2d], is_train: bool):
+    if not any(X.shape[0] for X in Xs):
+        return with_empty_guard(model, Xs, is_train, model.get_dim("nO"))
+    check_inputs(model, Xs)
+    return model.layers[0](Xs, is_train)
+
+
+def init(model: Model, X=None, Y=None) -> None:
+    if X is not None and len(X):
+        check_inputs(model, X)
