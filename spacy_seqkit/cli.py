@@ -4,6 +4,7 @@ Heavy imports (torch, spaCy models) happen inside the commands, so `--help`
 stays instant and benchmarks can pin thread counts before numpy loads.
 """
 from pathlib import Path
+from typing import List
 
 import typer
 
@@ -61,6 +62,12 @@ def benchmark_decoding(
 ) -> None:
     """Naive vs batched beam search (same model and inputs, identical n-best),
     greedy, and training words/s of softmax / sampled / hierarchical output layers."""
+    try:
+        sizes = [int(v) for v in vocab_sizes.split(",") if v.strip()]
+    except ValueError:
+        raise typer.BadParameter(f"comma-separated integers expected, got {vocab_sizes!r}", param_hint="--vocab-sizes")
+    if not sizes or min(sizes) < 2 or min(n_sentences, beam_size, batch_size, repeats) < 1:
+        raise typer.BadParameter("sizes must be >= 2; counts and beam must be positive", param_hint="--vocab-sizes")
     from .benchmarks.report import pin_threads
 
     pin_threads(threads)
@@ -69,7 +76,7 @@ def benchmark_decoding(
     run_decoding_benchmark(
         out_dir=out_dir, threads=threads, n_sentences=n_sentences, beam_size=beam_size,
         batch_size=batch_size, train_steps=train_steps,
-        vocab_sizes=[int(v) for v in vocab_sizes.split(",") if v.strip()],
+        vocab_sizes=sizes,
         repeats=repeats, seed=seed, model_path=model, data_path=data,
     )
 
@@ -87,6 +94,12 @@ def benchmark_attention(
     """Attention encoder (full, local, linear) vs the maxout encoder: words/s
     and peak memory by sequence length (log-log PNG), and ner pipelines on
     short docs."""
+    try:
+        seq_lengths = [int(n) for n in lengths.split(",")]
+    except ValueError:
+        raise typer.BadParameter(f"comma-separated integers expected, got {lengths!r}", param_hint="--lengths")
+    if not seq_lengths or min(seq_lengths) < 1 or n_tokens < 1:
+        raise typer.BadParameter("lengths and --n-tokens must be positive", param_hint="--lengths")
     from .benchmarks.report import pin_threads
 
     pin_threads(threads)
@@ -96,7 +109,7 @@ def benchmark_attention(
         out_dir=out_dir,
         threads=threads,
         n_tokens=n_tokens,
-        lengths=[int(n) for n in lengths.split(",")],
+        lengths=seq_lengths,
         n_pipeline_docs=pipeline_docs,
         repeats=repeats,
         seed=seed,
@@ -244,7 +257,7 @@ def benchmark_pipelines(
 
 @app.command("pretrain-vectors")
 def pretrain_vectors_command(
-    text: Path = typer.Argument(..., help="UTF-8 text, one sentence or paragraph a line"),
+    text: Path = typer.Argument(..., help="UTF-8 text, one sentence or paragraph a line (or .jsonl with a text field)"),
     output: Path = typer.Argument(..., help="word2vec text file to write (.txt or .txt.gz)"),
     model: str = typer.Option("skipgram", "--model", help="skipgram or cbow"),
     loss: str = typer.Option("ns", "--loss", help="ns (negative sampling) or hs (hierarchical softmax)"),
@@ -254,12 +267,13 @@ def pretrain_vectors_command(
     min_count: int = typer.Option(5, "--min-count", help="Drop words rarer than this"),
     sample: float = typer.Option(1e-3, "--sample", help="Subsampling threshold of frequent words (0 = off)"),
     epochs: int = typer.Option(5, "--epochs", help="Passes over the text"),
-    lr: float = typer.Option(None, "--lr", help="Initial learning rate, decayed linearly [default: 0.025 skipgram, 0.05 cbow]"),
-    threads: int = typer.Option(None, "--threads", help="Torch threads [default: all cores]"),
+    lr: float = typer.Option(None, "--lr", help="Initial learning rate, decayed linearly (default: 0.025 skipgram, 0.05 cbow)"),
+    threads: int = typer.Option(None, "--threads", help="Torch threads (default: all cores)"),
     seed: int = typer.Option(0, "--seed"),
-    batch_size: int = typer.Option(None, "--batch-size", help="Center words per SGD step [default: 4096 skipgram, 2048 cbow]"),
-    pipeline: str = typer.Option(None, "--pipeline", help="spaCy pipeline whose tokenizer to use [default: blank LANG]"),
+    batch_size: int = typer.Option(None, "--batch-size", help="Center words per SGD step (default: 4096 skipgram, 2048 cbow, at most 1/100 of the text)"),
+    pipeline: str = typer.Option(None, "--pipeline", help="spaCy pipeline whose tokenizer to use (default: a blank LANG one)"),
     lang: str = typer.Option("fr", "--lang", help="Language of the blank tokenizer"),
+    extra: List[Path] = typer.Option([], "--extra", help="More text: a file, or a folder of .txt / .jsonl files (repeatable)"),
 ) -> None:
     """Train static word vectors (word2vec: skip-gram or CBOW, negative sampling
     or hierarchical softmax) for `spacy init vectors LANG OUTPUT DIR`."""
@@ -276,7 +290,7 @@ def pretrain_vectors_command(
             sample=sample, epochs=epochs, lr=lr, threads=threads or os.cpu_count() or 1, seed=seed,
             batch_size=batch_size,
         )
-        result = pretrain_vectors(text, output, config, pipeline=pipeline, lang=lang)
+        result = pretrain_vectors(text, output, config, pipeline=pipeline, lang=lang, extra=extra)
     except (ValueError, OSError) as e:
         msg.fail(str(e))
         raise typer.Exit(2)
@@ -289,7 +303,7 @@ def pretrain_vectors_command(
 @benchmark_app.command("vectors")
 def benchmark_vectors(
     out_dir: Path = typer.Option(DEFAULT_BENCH_DIR, "--out", "-o", help="Where JSON and PNG go"),
-    text: Path = typer.Option(None, "--text", help="Corpus file [default: corpus/generated/train.jsonl, else synthetic]"),
+    text: Path = typer.Option(None, "--text", help="Corpus: text, one sentence a line, or JSONL with a text field (default: corpus/generated/train.jsonl, else a synthetic corpus)"),
     threads: int = typer.Option(1, "--threads", "-t", help="Threads for both trainers"),
     dim: int = typer.Option(100, "--dim"),
     window: int = typer.Option(5, "--window"),
@@ -297,7 +311,7 @@ def benchmark_vectors(
     min_count: int = typer.Option(5, "--min-count"),
     sample: float = typer.Option(1e-3, "--sample"),
     epochs: int = typer.Option(5, "--epochs"),
-    max_words: int = typer.Option(300_000, "--max-words", help="Corpus tokens used (first sentences)"),
+    max_words: int = typer.Option(600_000, "--max-words", help="Corpus tokens used (first sentences)"),
     seed: int = typer.Option(0, "--seed"),
 ) -> None:
     """Our word2vec vs gensim Word2Vec (skip-gram/CBOW × NS/HS): training

@@ -12,6 +12,10 @@ import pytest
 # One row per entry point: (group, name) -> a config that uses it.
 # A config with an [nlp] section is loaded as a pipeline; any other is resolved.
 CONFIGS = {
+    ("spacy_callbacks", "spacy-seqkit.arrow_infixes.v1"): """
+        [callback]
+        @callbacks = "spacy-seqkit.arrow_infixes.v1"
+    """,
     ("spacy_factories", "seqkit_trip"): """
         [nlp]
         lang = "fr"
@@ -40,6 +44,37 @@ CONFIGS = {
         ffn_width = 32
         attention = "local"
         window = 2
+    """,
+    ("spacy_architectures", "spacy-seqkit.Seq2SeqRewriter.v1"): """
+        [model]
+        @architectures = "spacy-seqkit.Seq2SeqRewriter.v1"
+        attention = "bahdanau"
+        output_layer = "hierarchical"
+
+        [model.scheduled_sampling]
+        @schedules = "compounding.v1"
+        start = 0.01
+        stop = 0.25
+        compound = 1.001
+    """,
+    ("spacy_factories", "seqkit_rewriter"): """
+        [nlp]
+        lang = "fr"
+        pipeline = ["seqkit_rewriter"]
+
+        [components]
+
+        [components.seqkit_rewriter]
+        factory = "seqkit_rewriter"
+    """,
+    ("spacy_scorers", "spacy-seqkit.rewrite_scorer.v1"): """
+        [scorer]
+        @scorers = "spacy-seqkit.rewrite_scorer.v1"
+    """,
+    ("spacy_readers", "spacy-seqkit.RewriteCorpus.v1"): """
+        [corpus]
+        @readers = "spacy-seqkit.RewriteCorpus.v1"
+        path = "corpus/generated/train.jsonl"
     """,
     ("thinc_schedules", "spacy-seqkit.warmup_rsqrt.v1"): """
         [optimizer]

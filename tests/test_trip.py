@@ -36,12 +36,42 @@ def test_trip_both_ends_with_typos_resolved(nlp):
     assert (trip["departure_text"], trip["arrival_text"]) == ("marseile", "paris")
 
 
-def test_trip_steps_in_reading_order_and_unknown_names_kept(nlp):
-    text = "de Brest à Nice en passant par Rennes puis par Xyzzyville"
-    doc = with_ents(nlp, text, [("Brest", "DEPART"), ("Nice", "ARRIVEE"), ("Rennes", "VIA"), ("Xyzzyville", "VIA")])
+def test_trip_steps_in_reading_order(nlp):
+    text = "de Brest à Nice en passant par Rennes puis par Laval"
+    doc = with_ents(nlp, text, [("Brest", "DEPART"), ("Nice", "ARRIVEE"), ("Rennes", "VIA"), ("Laval", "VIA")])
     trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
-    assert trip["steps"] == ["Rennes", "Xyzzyville"]
+    assert trip["steps"] == ["Rennes", "Laval"]
     assert (trip["departure"], trip["arrival"]) == ("Brest", "Nice")
+
+
+def test_trip_mentions_that_name_no_place_are_narrowed_or_dropped(nlp):
+    text = "depuis avignon comment rejoindre Arles samedi"
+    doc = with_ents(nlp, text, [("avignon comment", "DEPART"), ("Arles", "ARRIVEE"), ("samedi", "ARRIVEE")])
+    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    assert (trip["departure"], trip["departure_text"], trip["arrival"]) == ("Avignon", "avignon", "Arles")
+    doc = with_ents(nlp, "de Xyzzyville à Paris", [("Xyzzyville", "DEPART"), ("Paris", "ARRIVEE")])
+    assert nlp.get_pipe("seqkit_trip")(doc)._.trip["is_valid"] is False
+
+
+def test_trip_unknown_places_kept_as_typed_when_asked():
+    nlp = spacy.blank("fr")
+    nlp.add_pipe("seqkit_trip", config={"known_places_only": False})
+    doc = with_ents(nlp, "de Xyzzyville à Paris", [("Xyzzyville", "DEPART"), ("Paris", "ARRIVEE")])
+    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    assert (trip["departure"], trip["arrival"], trip["is_valid"]) == ("Xyzzyville", "Paris", True)
+
+
+@pytest.mark.parametrize("label", ["DEPART", "ARRIVEE"])
+def test_trip_two_places_with_one_role_read_in_order(nlp, label):
+    doc = with_ents(nlp, "jsui a thonon jveux aller a annemasse", [("thonon", label), ("annemasse", label)])
+    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    assert (trip["departure"], trip["arrival"]) == ("Thonon-les-Bains", "Annemasse")
+
+
+def test_trip_first_arrival_wins_over_later_ones(nlp):
+    text = "de Caen à Tours en passant par Alençon et Le Mans"
+    doc = with_ents(nlp, text, [("Caen", "DEPART"), ("Tours", "ARRIVEE"), ("Alençon", "VIA"), ("Le Mans", "ARRIVEE")])
+    assert nlp.get_pipe("seqkit_trip")(doc)._.trip["arrival"] == "Tours"
 
 
 @pytest.mark.parametrize(

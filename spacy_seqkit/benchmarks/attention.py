@@ -7,7 +7,6 @@ Part 2, whole pipelines: `ner_maxout` vs `ner_attention` (MultiHashEmbed width
 96 + encoder + ner) running `nlp.pipe` on short (≤ 32 tokens) travel requests.
 Every model is built from a config string, as `spacy train` builds it.
 """
-import os
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Sequence
 
@@ -182,11 +181,6 @@ def run_attention_benchmark(
 
     from .report import best_time, environment, peak_memory, print_table, write_results
 
-    # The memory children measure resident size: with glibc's adaptive mmap
-    # threshold, a warmed-up process reuses freed heap pages and a call's big
-    # buffers stay invisible. A fixed threshold maps (and unmaps) every buffer
-    # over 64 KiB, so RSS follows the live tensors. Children read it at start.
-    os.environ.setdefault("MALLOC_MMAP_THRESHOLD_", str(64 * 1024))
     env = environment(threads)
     msg.info(
         f"{n_tokens} tokens per batch, lengths {list(lengths)}, width {WIDTH}, depth {DEPTH}, "

@@ -142,15 +142,7 @@ def run_encoder_benchmark(
 ) -> List[Dict[str, Any]]:
     from wasabi import msg
 
-    from .report import (
-        best_time,
-        environment,
-        new_figure,
-        peak_memory,
-        print_table,
-        save_figure,
-        write_results,
-    )
+    from .report import best_time, environment, peak_memory, print_table, write_results
 
     n_words = sum(doc_lengths(n_docs, seed))
     env = environment(threads)

@@ -77,8 +77,20 @@ def peak_memory(setup: Callable[..., Callable[[], Any]], *args: Any, threads: in
         return (torch.cuda.max_memory_allocated() - base) / 2**20
     import multiprocessing
 
-    with multiprocessing.get_context("spawn").Pool(1) as pool:
-        return pool.apply(_child_peak_rss, (setup, args, threads))
+    # glibc keeps freed heap pages, so a call's big buffers can hide in pages an
+    # earlier call left behind. With a fixed mmap threshold every buffer over
+    # 64 KiB is mapped and unmapped, and resident size follows live arrays.
+    # The spawned child reads the variable when it starts.
+    previous = os.environ.get("MALLOC_MMAP_THRESHOLD_")
+    os.environ["MALLOC_MMAP_THRESHOLD_"] = str(64 * 1024)
+    try:
+        with multiprocessing.get_context("spawn").Pool(1) as pool:
+            return pool.apply(_child_peak_rss, (setup, args, threads))
+    finally:
+        if previous is None:
+            del os.environ["MALLOC_MMAP_THRESHOLD_"]
+        else:
+            os.environ["MALLOC_MMAP_THRESHOLD_"] = previous
 
 
 def _current_rss() -> int:

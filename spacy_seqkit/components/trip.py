@@ -1,5 +1,5 @@
 """`seqkit_trip`: turns DEPART / ARRIVEE / VIA entities into `doc._.trip`."""
-from typing import Any, Dict, Iterable, List, Optional
+from typing import Any, Dict, Iterable, Optional, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -29,16 +29,30 @@ def empty_trip() -> Dict[str, Any]:
 class TripResolver:
     """Reads the trip off a doc's entities.
 
-    The departure is the first DEPART entity, the arrival the last ARRIVEE
-    entity, the steps every VIA entity in reading order. A trip is valid only
-    with both ends, and when they are not the same place. Each mention is
-    resolved to its gazetteer name (case- and accent-insensitive, then fuzzy for
-    typos); a mention the gazetteer does not know is kept as typed.
+    Each DEPART / ARRIVEE / VIA mention is resolved to its gazetteer name (case-
+    and accent-insensitive, then fuzzy for typos). With `known_places_only`, a
+    mention that names no known place is first narrowed to its longest run of
+    tokens that does ("avignon comment" → "avignon"), else dropped: "samedi" or
+    "tarif senior" are not places, whatever the recognizer thought. Without it,
+    an unknown mention is kept as typed.
+
+    The departure is the first DEPART, the arrival the first ARRIVEE (further
+    ARRIVEE mentions are mostly stops the recognizer mislabelled), the steps the
+    VIA mentions. When the recognizer found two places but gave both the same
+    role, the first in reading order is the departure and the next the arrival.
+    A trip is valid with two different ends.
     """
 
-    def __init__(self, nlp: Language, name: str, resolve_names: bool = True) -> None:
+    def __init__(
+        self,
+        nlp: Optional[Language],
+        name: str,
+        resolve_names: bool = True,
+        known_places_only: bool = True,
+    ) -> None:
         self.name = name
         self.resolve_names = resolve_names
+        self.known_places_only = known_places_only
         self._gazetteer = None
         install_extensions()
 
@@ -50,28 +64,47 @@ class TripResolver:
             self._gazetteer = Gazetteer()
         return self._gazetteer
 
-    def canonical(self, mention: str) -> str:
+    def place(self, span: Span) -> Optional[Tuple[str, str]]:
+        """(mention, name) for a span, or None when it names no place that counts."""
         if not self.resolve_names:
-            return mention
-        return self.gazetteer.resolve(mention) or mention
+            return span.text, span.text
+        name = self.gazetteer.resolve(span.text)
+        if name is not None:
+            return span.text, name
+        if not self.known_places_only:
+            return span.text, span.text
+        n = len(span)
+        for size in range(n - 1, 0, -1):
+            for start in range(0, n - size + 1):
+                part = span[start : start + size]
+                if not any(t.is_alpha for t in part):
+                    continue
+                name = self.gazetteer.resolve(part.text)
+                if name is not None:
+                    return part.text, name
+        return None
 
     def trip_from_spans(self, spans: Iterable[Span]) -> Dict[str, Any]:
         trip = empty_trip()
-        spans = sorted((s for s in spans if s.label_ in LABELS), key=lambda s: s.start)
-        departures = [s.text for s in spans if s.label_ == "DEPART"]
-        arrivals = [s.text for s in spans if s.label_ == "ARRIVEE"]
-        steps = [s.text for s in spans if s.label_ == "VIA"]
+        places = []  # (label, mention, name) in reading order
+        for span in sorted((s for s in spans if s.label_ in LABELS), key=lambda s: s.start):
+            found = self.place(span)
+            if found is not None:
+                places.append((span.label_, *found))
+        departures = [p for p in places if p[0] == "DEPART"]
+        arrivals = [p for p in places if p[0] == "ARRIVEE"]
+        if not departures and len(arrivals) >= 2:
+            departures, arrivals = arrivals[:1], arrivals[1:]
+        elif not arrivals and len(departures) >= 2:
+            departures, arrivals = departures[:1], departures[1:]
+        steps = [p for p in places if p[0] == "VIA"]
         if departures:
-            trip["departure_text"] = departures[0]
-            trip["departure"] = self.canonical(departures[0])
+            trip["departure_text"], trip["departure"] = departures[0][1:]
         if arrivals:
-            trip["arrival_text"] = arrivals[-1]
-            trip["arrival"] = self.canonical(arrivals[-1])
-        trip["steps_text"] = steps
-        trip["steps"] = [self.canonical(s) for s in steps]
-        trip["is_valid"] = bool(
-            departures and arrivals and trip["departure"] != trip["arrival"]
-        )
+            trip["arrival_text"], trip["arrival"] = arrivals[0][1:]
+        trip["steps_text"] = [p[1] for p in steps]
+        trip["steps"] = [p[2] for p in steps]
+        trip["is_valid"] = bool(departures and arrivals and trip["departure"] != trip["arrival"])
         return trip
 
     def __call__(self, doc: Doc) -> Doc:
@@ -132,10 +165,14 @@ def score_trips(examples: Iterable[Example], resolver: Optional[TripResolver] = 
     "seqkit_trip",
     assigns=["doc._.trip"],
     requires=["doc.ents"],
-    default_config={"resolve_names": True},
+    default_config={"resolve_names": True, "known_places_only": True},
     default_score_weights={"trip_acc": 1.0, "trip_validity_acc": 0.0},
 )
-def make_trip_resolver(nlp: Language, name: str, resolve_names: bool) -> TripResolver:
+def make_trip_resolver(
+    nlp: Language, name: str, resolve_names: bool, known_places_only: bool
+) -> TripResolver:
     """Sets `doc._.trip` = {departure, arrival, steps, is_valid, *_text} from the
     DEPART / ARRIVEE / VIA entities."""
-    return TripResolver(nlp, name, resolve_names=resolve_names)
+    return TripResolver(
+        nlp, name, resolve_names=resolve_names, known_places_only=known_places_only
+    )

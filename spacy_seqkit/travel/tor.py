@@ -6,7 +6,7 @@ order: `sentenceID,departure,arrival[,step...]` or `sentenceID,INVALID`.
 """
 import csv
 import sys
-from typing import IO, Any, Dict, Iterable, Iterator, List, NamedTuple, Optional, Set
+from typing import IO, Any, Dict, Iterator, List, NamedTuple, Optional, Set
 
 from spacy.tokens import Doc
 

@@ -1,0 +1,284 @@
+"""`seqkit_rewriter`: a trainable component that rewrites a doc into another text.
+
+Predictions go to `doc._.rewrite` (str) and `doc._.rewrite_nbest` (list of
+(string, score), best first); the gold is `doc._.rewrite` on the reference doc.
+The vocabularies live in `self.cfg`, so loading is two-stage: cfg, then the torch
+module is built from it, then the weights are read.
+"""
+from itertools import islice
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+
+import srsly
+from spacy import util
+from spacy.language import Language
+from spacy.pipeline import TrainablePipe
+from spacy.tokens import Doc
+from spacy.training import Example, validate_examples, validate_get_examples
+from spacy.vocab import Vocab
+from thinc.api import Config, Model, set_dropout_rate
+
+from ..util import check_non_negative_int, check_positive_int
+
+default_model_config = """
+[model]
+@architectures = "spacy-seqkit.Seq2SeqRewriter.v1"
+source = "characters"
+target = "characters"
+embed = null
+copy = false
+embed_width = 64
+hidden_width = 128
+depth = 1
+dropout = 0.1
+attention = "general"
+output_layer = "softmax"
+n_samples = 64
+label_smoothing = 0.1
+scheduled_sampling = 0.0
+min_count = 1
+max_vocab = 0
+"""
+DEFAULT_REWRITER_MODEL = Config().from_str(default_model_config)["model"]
+
+VOCAB_KEYS = ("source_vocab", "target_vocab", "target_counts", "source_width")
+
+
+def install_extensions() -> None:
+    """Idempotent: the factory, the reader and the scorer all ask for them."""
+    for name in ("rewrite", "rewrite_nbest"):
+        if not Doc.has_extension(name):
+            Doc.set_extension(name, default=None)
+
+
+install_extensions()
+
+
+@Language.factory(
+    "seqkit_rewriter",
+    assigns=["doc._.rewrite", "doc._.rewrite_nbest"],
+    default_config={
+        "model": DEFAULT_REWRITER_MODEL,
+        "beam_size": 5,
+        "n_best": 5,
+        "length_penalty": 0.6,
+        "max_length_ratio": 2.0,
+        "max_length_extra": 10,
+        "scorer": {"@scorers": "spacy-seqkit.rewrite_scorer.v1"},
+    },
+    default_score_weights={
+        "rewrite_exact": 1.0,
+        "rewrite_chrf": 0.0,
+        "rewrite_bleu": 0.0,
+        "rewrite_cer": None,
+    },
+)
+def make_rewriter(
+    nlp: Language,
+    name: str,
+    model: Model,
+    beam_size: int,
+    n_best: int,
+    length_penalty: float,
+    max_length_ratio: float,
+    max_length_extra: int,
+    scorer: Optional[Callable],
+) -> "Rewriter":
+    """Create a Rewriter: beam search of `beam_size` (1: greedy) with GNMT's
+    length penalty alpha `length_penalty`; at most `max_length_ratio` × source
+    length + `max_length_extra` target units; `n_best` rewrites kept."""
+    return Rewriter(
+        nlp.vocab,
+        model,
+        name,
+        beam_size=beam_size,
+        n_best=n_best,
+        length_penalty=length_penalty,
+        max_length_ratio=max_length_ratio,
+        max_length_extra=max_length_extra,
+        scorer=scorer,
+    )
+
+
+class Rewriter(TrainablePipe):
+    """Rewrites each doc's text with a seq2seq model."""
+
+    def __init__(
+        self,
+        vocab: Vocab,
+        model: Model,
+        name: str = "seqkit_rewriter",
+        *,
+        beam_size: int = 5,
+        n_best: int = 5,
+        length_penalty: float = 0.6,
+        max_length_ratio: float = 2.0,
+        max_length_extra: int = 10,
+        scorer: Optional[Callable] = None,
+    ) -> None:
+        check_positive_int("beam_size", beam_size)
+        check_positive_int("n_best", n_best)
+        check_non_negative_int("max_length_extra", max_length_extra)
+        if isinstance(length_penalty, bool) or not isinstance(length_penalty, (int, float)) or length_penalty < 0:
+            raise ValueError(f"'length_penalty' must be a number >= 0, got {length_penalty!r}")
+        if isinstance(max_length_ratio, bool) or not isinstance(max_length_ratio, (int, float)) or max_length_ratio <= 0:
+            raise ValueError(f"'max_length_ratio' must be a number > 0, got {max_length_ratio!r}")
+        install_extensions()
+        self.vocab = vocab
+        self.model = model
+        self.name = name
+        self.beam_size = beam_size
+        self.n_best = min(n_best, beam_size)
+        self.length_penalty = float(length_penalty)
+        self.max_length_ratio = float(max_length_ratio)
+        self.max_length_extra = max_length_extra
+        self.scorer = scorer
+        self.cfg: Dict[str, Any] = {key: None for key in VOCAB_KEYS}
+
+    @property
+    def label_data(self) -> Dict[str, Any]:
+        """The vocabularies, for `spacy init labels`."""
+        return {key: self.cfg[key] for key in VOCAB_KEYS}
+
+    def predict(self, docs: Iterable[Doc]) -> List[List[Tuple[str, float]]]:
+        from ..layers.seq2seq import is_built, predict_rewrites
+
+        docs = list(docs)
+        if not is_built(self.model):
+            raise ValueError(f"The '{self.name}' component is not initialized: run nlp.initialize() or train it")
+        return predict_rewrites(
+            self.model,
+            docs,
+            beam_size=self.beam_size,
+            n_best=self.n_best,
+            length_penalty=self.length_penalty,
+            max_length_ratio=self.max_length_ratio,
+            max_length_extra=self.max_length_extra,
+        )
+
+    def set_annotations(self, docs: Iterable[Doc], nbest: List[List[Tuple[str, float]]]) -> None:
+        for doc, hyps in zip(docs, nbest):
+            doc._.rewrite = hyps[0][0]
+            doc._.rewrite_nbest = [(text, float(score)) for text, score in hyps]
+
+    def update(
+        self,
+        examples: Iterable[Example],
+        *,
+        drop: float = 0.0,
+        sgd=None,
+        losses: Optional[Dict[str, float]] = None,
+    ) -> Dict[str, float]:
+        """One teacher-forced step on the examples with a gold rewrite; the loss
+        (mean per target unit) is computed in torch inside the model."""
+        from ..layers.seq2seq import RewriteBatch
+
+        if losses is None:
+            losses = {}
+        losses.setdefault(self.name, 0.0)
+        examples = list(examples)
+        validate_examples(examples, "Rewriter.update")
+        examples = [eg for eg in examples if eg.reference._.rewrite is not None]
+        if not examples:
+            return losses
+        set_dropout_rate(self.model, drop)
+        batch = RewriteBatch([eg.predicted for eg in examples], [eg.reference._.rewrite for eg in examples])
+        scores, backprop = self.model.begin_update(batch)
+        loss, d_scores = self.get_loss(examples, scores)
+        backprop(d_scores)
+        if sgd is not None:
+            self.finish_update(sgd)
+        losses[self.name] += loss
+        return losses
+
+    def get_loss(self, examples: Iterable[Example], scores) -> Tuple[float, Any]:
+        """The model already returns the mean loss per target unit: its gradient
+        with respect to itself is 1."""
+        validate_examples(examples, "Rewriter.get_loss")
+        return float(scores.sum()), self.model.ops.xp.ones_like(scores)
+
+    def initialize(
+        self,
+        get_examples: Callable[[], Iterable[Example]],
+        *,
+        nlp: Optional[Language] = None,
+        labels: Optional[Dict[str, Any]] = None,
+    ) -> None:
+        """Build the vocabularies from all examples (or take them from `labels`,
+        as written by `spacy init labels`), then the model."""
+        from ..layers.seq2seq import set_vocabularies, vocabularies_from_data
+
+        validate_get_examples(get_examples, "Rewriter.initialize")
+        gold = [eg for eg in get_examples() if eg.reference._.rewrite is not None]
+        if not gold and labels is None:
+            raise ValueError(
+                f"'{self.name}' needs training examples whose reference doc has "
+                "doc._.rewrite set (use the spacy-seqkit.RewriteCorpus.v1 reader, or a "
+                "DocBin saved with store_user_data=True)"
+            )
+        if labels is not None:
+            missing = [k for k in ("source_vocab", "target_vocab", "target_counts") if k not in labels]
+            if missing:
+                raise ValueError(f"'labels' for '{self.name}' lacks {missing}")
+            vocabs = dict(labels)
+        else:
+            vocabs = vocabularies_from_data(
+                self.model, (eg.reference for eg in gold), (eg.reference._.rewrite for eg in gold)
+            )
+        set_vocabularies(self.model, vocabs)
+        sample = [eg.predicted for eg in islice(gold or get_examples(), 10)]
+        self.model.initialize(X=sample or None)
+        vocabs["source_width"] = self.model.attrs["source_width"]
+        self.cfg.update({key: vocabs.get(key) for key in VOCAB_KEYS})
+
+    # -- serialization: cfg first, then build the module, then the weights
+    def _build_from_cfg(self) -> None:
+        from ..layers.seq2seq import build_torch_layer, set_vocabularies
+
+        if self.cfg.get("target_vocab") is None:
+            raise ValueError(f"'{self.name}': no vocabulary in the saved cfg; was it trained?")
+        set_vocabularies(self.model, self.cfg)
+        build_torch_layer(self.model)
+
+    def to_bytes(self, *, exclude=tuple()) -> bytes:
+        serializers = {
+            "cfg": lambda: srsly.json_dumps(self.cfg),
+            "model": lambda: self.model.to_bytes(),
+            "vocab": lambda: self.vocab.to_bytes(exclude=exclude),
+        }
+        return util.to_bytes(serializers, exclude)
+
+    def from_bytes(self, bytes_data: bytes, *, exclude=tuple()) -> "Rewriter":
+        def load_model(b: bytes) -> None:
+            self._build_from_cfg()
+            self.model.from_bytes(b)
+
+        deserializers = {
+            "cfg": lambda b: self.cfg.update(srsly.json_loads(b)),
+            "model": load_model,
+            "vocab": lambda b: self.vocab.from_bytes(b, exclude=exclude),
+        }
+        util.from_bytes(bytes_data, deserializers, exclude)
+        return self
+
+    def to_disk(self, path, *, exclude=tuple()) -> None:
+        path = util.ensure_path(path)
+        serializers = {
+            "cfg": lambda p: srsly.write_json(p, self.cfg),
+            "model": lambda p: self.model.to_disk(p),
+            "vocab": lambda p: self.vocab.to_disk(p, exclude=exclude),
+        }
+        util.to_disk(path, serializers, exclude)
+
+    def from_disk(self, path, *, exclude=tuple()) -> "Rewriter":
+        def load_model(p) -> None:
+            self._build_from_cfg()
+            with open(p, "rb") as file_:
+                self.model.from_bytes(file_.read())
+
+        deserializers = {
+            "cfg": lambda p: self.cfg.update(srsly.read_json(p)),
+            "model": load_model,
+            "vocab": lambda p: self.vocab.from_disk(p, exclude=exclude),
+        }
+        util.from_disk(path, deserializers, exclude)
+        return self

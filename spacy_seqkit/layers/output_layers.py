@@ -1,0 +1,110 @@
+"""Output layers of the rewriter's decoder: full, sampled and hierarchical softmax.
+
+Each layer maps decoder outputs `o` (rows, width) to
+
+- `log_probs(o)`: log-probabilities over the whole target vocabulary (inference);
+- `target_log_prob(o, y)`: log p(y | o) of the gold units only (copy mechanism);
+- `loss(o, y, label_smoothing)`: the per-row training loss.
+
+`sampled` trains with negative sampling (K noise units per gold unit, drawn from
+the unigram^0.75 distribution) and predicts with the full softmax over the same
+weights; `hierarchical` walks a Huffman tree (word2vec's approximate training):
+a step costs O(log V) dot products per unit instead of O(V).
+"""
+from typing import Sequence
+
+import numpy
+import torch
+import torch.nn.functional as F
+
+from ..util import check_choice
+from .approx_softmax import huffman_codes, noise_distribution
+
+OUTPUT_LAYERS = ("softmax", "sampled", "hierarchical")
+
+
+class FullSoftmax(torch.nn.Module):
+    def __init__(self, width: int, n_units: int):
+        super().__init__()
+        self.proj = torch.nn.Linear(width, n_units)
+
+    def logits(self, o: torch.Tensor) -> torch.Tensor:
+        return self.proj(o)
+
+    def log_probs(self, o: torch.Tensor) -> torch.Tensor:
+        return F.log_softmax(self.proj(o), dim=-1)
+
+    def target_log_prob(self, o: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        return self.log_probs(o).gather(1, y[:, None])[:, 0]
+
+    def loss(self, o: torch.Tensor, y: torch.Tensor, label_smoothing: float = 0.0):
+        return F.cross_entropy(
+            self.proj(o), y, reduction="none", label_smoothing=label_smoothing
+        )
+
+
+class SampledSoftmax(FullSoftmax):
+    """Negative sampling: -log σ(s_y) - Σ_k log σ(-s_noise_k) in training."""
+
+    def __init__(self, width: int, n_units: int, counts: Sequence[float], n_samples: int):
+        super().__init__(width, n_units)
+        self.n_samples = n_samples
+        noise = torch.as_tensor(noise_distribution(counts), dtype=torch.float32)
+        self.register_buffer("noise", noise, persistent=False)
+
+    def loss(self, o: torch.Tensor, y: torch.Tensor, label_smoothing: float = 0.0):
+        W, b = self.proj.weight, self.proj.bias
+        pos = (o * W[y]).sum(-1) + b[y]
+        # One draw per gold unit, as word2vec does; the global torch RNG keeps
+        # training seeded by thinc's fix_random_seed.
+        noise = torch.multinomial(self.noise, o.shape[0] * self.n_samples, replacement=True)
+        noise = noise.view(o.shape[0], self.n_samples)
+        neg = torch.bmm(W[noise], o[:, :, None])[:, :, 0] + b[noise]
+        return -F.logsigmoid(pos) - F.logsigmoid(-neg).sum(-1)
+
+
+class HierarchicalSoftmax(torch.nn.Module):
+    """p(w | o) = Π_j σ((1 - 2 code_j) (o · node_j + b_j)) along w's Huffman path."""
+
+    def __init__(self, width: int, n_units: int, counts: Sequence[float]):
+        super().__init__()
+        codes, points, lengths = huffman_codes(counts)
+        n_nodes = max(n_units - 1, 1)
+        self.nodes = torch.nn.Parameter(torch.zeros(n_nodes, width))
+        self.bias = torch.nn.Parameter(torch.zeros(n_nodes))
+        torch.nn.init.normal_(self.nodes, std=width**-0.5)
+        mask = numpy.arange(codes.shape[1])[None, :] < lengths[:, None]
+        # Signs +1 for code 0, -1 for code 1; padded positions contribute log 1 = 0.
+        self.register_buffer("points", torch.as_tensor(points), persistent=False)
+        self.register_buffer(
+            "signs", torch.as_tensor((1.0 - 2.0 * codes) * mask, dtype=torch.float32), persistent=False
+        )
+
+    def target_log_prob(self, o: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        points = self.points[y]
+        scores = torch.bmm(self.nodes[points], o[:, :, None])[:, :, 0] + self.bias[points]
+        signs = self.signs[y]
+        return (F.logsigmoid(signs * scores) * (signs != 0)).sum(-1)
+
+    def log_probs(self, o: torch.Tensor) -> torch.Tensor:
+        scores = o @ self.nodes.T + self.bias  # (rows, n_nodes)
+        path_scores = scores[:, self.points]  # (rows, V, max_len)
+        return (F.logsigmoid(self.signs * path_scores) * (self.signs != 0)).sum(-1)
+
+    def logits(self, o: torch.Tensor) -> torch.Tensor:
+        return self.log_probs(o)
+
+    def loss(self, o: torch.Tensor, y: torch.Tensor, label_smoothing: float = 0.0):
+        return -self.target_log_prob(o, y)
+
+
+def build_output_layer(
+    kind: str, width: int, n_units: int, counts: Sequence[float], n_samples: int
+) -> torch.nn.Module:
+    """The output layer named by `kind` ("softmax", "sampled", "hierarchical")."""
+    check_choice("output_layer", kind, OUTPUT_LAYERS)
+    if kind == "softmax":
+        return FullSoftmax(width, n_units)
+    if kind == "sampled":
+        return SampledSoftmax(width, n_units, counts, n_samples)
+    return HierarchicalSoftmax(width, n_units, counts)

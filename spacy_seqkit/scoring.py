@@ -1,0 +1,42 @@
+"""Scores of rewritten text: exact match, chrF and BLEU (sacrebleu, corpus
+level), character error rate (rapidfuzz). All in [0, 1] like spaCy's scores;
+only the CER is better when lower."""
+from typing import Any, Callable, Dict, Iterable, List
+
+from spacy.training import Example
+
+
+def rewrite_score(examples: Iterable[Example], *, attr: str = "rewrite", **kwargs: Any) -> Dict[str, Any]:
+    """Compare `doc._.<attr>` of predicted and reference docs, over the examples
+    whose reference has one. Keys: <attr>_exact, <attr>_chrf, <attr>_bleu,
+    <attr>_cer (None when no example has a reference)."""
+    from rapidfuzz.distance import Levenshtein
+    from sacrebleu.metrics import BLEU, CHRF
+
+    from .components.rewriter import install_extensions
+
+    install_extensions()
+    hyps: List[str] = []
+    refs: List[str] = []
+    for eg in examples:
+        ref = eg.reference._.get(attr)
+        if ref is None:
+            continue
+        hyp = eg.predicted._.get(attr)
+        refs.append(str(ref))
+        hyps.append("" if hyp is None else str(hyp))
+    keys = [f"{attr}_{name}" for name in ("exact", "chrf", "bleu", "cer")]
+    if not refs:
+        return {key: None for key in keys}
+    exact = sum(h == r for h, r in zip(hyps, refs)) / len(refs)
+    chrf = CHRF().corpus_score(hyps, [refs]).score / 100.0
+    # Short strings such as "Lyon > Paris": smooth BLEU's zero n-gram counts.
+    bleu = BLEU(smooth_method="exp", effective_order=True).corpus_score(hyps, [refs]).score / 100.0
+    edits = sum(Levenshtein.distance(h, r) for h, r in zip(hyps, refs))
+    n_chars = sum(len(r) for r in refs)
+    cer = edits / n_chars if n_chars else float(any(hyps))
+    return dict(zip(keys, (exact, chrf, bleu, cer)))
+
+
+def make_rewrite_scorer() -> Callable[..., Dict[str, Any]]:
+    return rewrite_score

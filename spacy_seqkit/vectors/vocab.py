@@ -1,0 +1,142 @@
+"""Reading a text file into sentences of tokens, the vocabulary, and the corpus as id arrays."""
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, Iterable, Iterator, List, Sequence, Union
+
+import numpy
+
+from ..util import check_positive_int
+
+
+def read_lines(path: Union[str, Path]) -> Iterator[str]:
+    """Yield the non-empty lines of a UTF-8 file (a BOM is dropped). Bytes that are
+    not UTF-8 raise a ValueError naming the file, line and byte, rather than
+    silently training on replacement characters."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"'text': {path} is not a file")
+    with path.open("rb") as f:
+        for line_no, raw in enumerate(f, start=1):
+            try:
+                line = raw.decode("utf-8-sig" if line_no == 1 else "utf-8")
+            except UnicodeDecodeError as err:
+                raise ValueError(
+                    f"'text': {path} is not valid UTF-8: byte {raw[err.start]:#04x} at "
+                    f"line {line_no}, column {err.start + 1}. Re-encode it, e.g. "
+                    f"`iconv -f latin1 -t utf-8`."
+                ) from None
+            line = line.strip()
+            if line:
+                yield line
+
+
+def read_texts(path: Union[str, Path]) -> Iterator[str]:
+    """The texts of a file: its non-empty lines, or for `.jsonl` the "text"
+    field of each record (the travel corpus format). A directory gives the texts
+    of its `.txt` and `.jsonl` files, in name order."""
+    path = Path(path)
+    if path.is_dir():
+        for child in sorted(path.iterdir()):
+            if child.suffix in (".txt", ".jsonl") and child.is_file():
+                yield from read_texts(child)
+        return
+    if path.suffix != ".jsonl":
+        yield from read_lines(path)
+        return
+    import json
+
+    for line_no, line in enumerate(read_lines(path), start=1):
+        try:
+            text = json.loads(line)["text"]
+        except (ValueError, KeyError, TypeError):
+            raise ValueError(f"'text': {path} record {line_no} is not a JSON object with a \"text\" field") from None
+        if not isinstance(text, str):
+            raise ValueError(f"'text': {path} record {line_no} has a non-string \"text\" field")
+        if text.strip():
+            yield text
+
+
+def tokenize_lines(lines: Iterable[str], nlp=None, lang: str = "fr", batch_size: int = 1000) -> Iterator[List[str]]:
+    """Tokenise each line with a spaCy tokenizer (a blank `lang` one unless a
+    pipeline is given) and yield its token texts, whitespace tokens dropped."""
+    if nlp is None:
+        import spacy
+
+        nlp = spacy.blank(lang)
+    for doc in nlp.tokenizer.pipe(lines, batch_size=batch_size):
+        tokens = [t.text for t in doc if not t.is_space]
+        if tokens:
+            yield tokens
+
+
+def read_sentences(path: Union[str, Path], nlp=None, lang: str = "fr") -> List[List[str]]:
+    """One sentence of tokens per non-empty line of a UTF-8 text file."""
+    return list(tokenize_lines(read_lines(path), nlp=nlp, lang=lang))
+
+
+@dataclass
+class Corpus:
+    """The corpus as flat arrays: `ids[i]` is the i-th in-vocabulary token and
+    `sentence[i]` the sentence it belongs to (out-of-vocabulary tokens are
+    dropped first, as word2vec does, so windows span over them)."""
+
+    ids: numpy.ndarray  # int64
+    sentence: numpy.ndarray  # int64, non-decreasing
+
+    def __len__(self) -> int:
+        return int(self.ids.size)
+
+
+class Vocabulary:
+    """Words that occur at least `min_count` times, most frequent first."""
+
+    def __init__(self, words: Sequence[str], counts: Sequence[int]):
+        if len(words) != len(counts):
+            raise ValueError("'words' and 'counts' must have the same length")
+        self.words: List[str] = list(words)
+        self.counts = numpy.asarray(counts, dtype="int64")
+        self.index: Dict[str, int] = {w: i for i, w in enumerate(self.words)}
+        if len(self.index) != len(self.words):
+            raise ValueError("'words' must not contain duplicates")
+
+    @classmethod
+    def from_sentences(cls, sentences: Iterable[Sequence[str]], min_count: int = 5) -> "Vocabulary":
+        check_positive_int("min_count", min_count)
+        counter: Counter = Counter()
+        for sentence in sentences:
+            counter.update(sentence)
+        # Ties broken by the word itself so the ids do not depend on file order.
+        items = sorted(((w, c) for w, c in counter.items() if c >= min_count), key=lambda wc: (-wc[1], wc[0]))
+        return cls([w for w, _ in items], [c for _, c in items])
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def __contains__(self, word: str) -> bool:
+        return word in self.index
+
+    @property
+    def total(self) -> int:
+        """Number of in-vocabulary tokens in the corpus it was built from."""
+        return int(self.counts.sum())
+
+    def encode(self, sentences: Iterable[Sequence[str]]) -> Corpus:
+        index = self.index
+        ids: List[int] = []
+        sent: List[int] = []
+        for s, sentence in enumerate(sentences):
+            row = [index[w] for w in sentence if w in index]
+            ids.extend(row)
+            sent.extend([s] * len(row))
+        return Corpus(numpy.asarray(ids, dtype="int64"), numpy.asarray(sent, dtype="int64"))
+
+    def keep_probabilities(self, sample: float) -> numpy.ndarray:
+        """Probability of keeping each occurrence of a word when subsampling
+        frequent words (word2vec.c's formula, also gensim's): words rarer than
+        sample * total are always kept. `sample = 0` keeps everything."""
+        if sample <= 0 or len(self) == 0:
+            return numpy.ones(len(self))
+        threshold = sample * self.total
+        freq = self.counts.astype("float64")
+        return numpy.minimum(1.0, (numpy.sqrt(freq / threshold) + 1.0) * threshold / freq)

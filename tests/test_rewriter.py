@@ -1,0 +1,421 @@
+"""The seqkit_rewriter component: training, round trips, edge cases, config errors."""
+import pickle
+import random
+
+import pytest
+import spacy
+import srsly
+import torch
+from spacy.training import Example
+from thinc.api import Config, fix_random_seed
+
+from spacy_seqkit.components.rewriter import install_extensions
+
+install_extensions()
+
+TINY = {"embed_width": 16, "hidden_width": 32, "dropout": 0.0, "label_smoothing": 0.0}
+
+
+def _words(n, seed=0, alphabet="abcdef"):
+    rng = random.Random(seed)
+    return ["".join(rng.choice(alphabet) for _ in range(rng.randint(2, 5))) for _ in range(n)]
+
+
+TRAIN_WORDS = _words(30)
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    # Two cores shared by several processes: more threads only add contention.
+    previous = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(previous)
+
+
+def make_examples(nlp, sources, targets):
+    examples = []
+    for text, rewrite in zip(sources, targets):
+        doc = nlp.make_doc(text)
+        ref = doc.copy()
+        ref._.rewrite = rewrite
+        examples.append(Example(doc, ref))
+    return examples
+
+
+def make_nlp(model=None, **settings):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("seqkit_rewriter", config={"model": {**TINY, **(model or {})}, **settings})
+    return nlp
+
+
+def train(nlp, examples, n_steps, learn_rate=0.01, seed=0):
+    fix_random_seed(seed)
+    optimizer = nlp.initialize(lambda: examples)
+    optimizer.learn_rate = learn_rate
+    losses = {}
+    for _ in range(n_steps):
+        losses = nlp.update(examples, sgd=optimizer)
+    return losses["seqkit_rewriter"]
+
+
+def nbest(nlp, texts):
+    return [doc._.rewrite_nbest for doc in nlp.pipe(texts)]
+
+
+def reversal_accuracy(nlp, words):
+    docs = list(nlp.pipe(words))
+    return sum(doc._.rewrite == w[::-1] for doc, w in zip(docs, words)) / len(words)
+
+
+def test_rewriter_overfitting_IO(tmp_path):
+    """Learns to reverse short strings; bytes, disk and pickle give identical rewrites."""
+    nlp = make_nlp(beam_size=3, n_best=2)
+    loss = train(nlp, make_examples(nlp, TRAIN_WORDS, [w[::-1] for w in TRAIN_WORDS]), 150)
+    assert loss < 0.05
+    assert reversal_accuracy(nlp, TRAIN_WORDS) >= 0.9
+    expected = nbest(nlp, TRAIN_WORDS[:5])
+    assert all(len(hyps) == 2 and hyps[0][1] >= hyps[1][1] for hyps in expected)
+
+    nlp_bytes = spacy.util.load_model_from_config(nlp.config)
+    nlp_bytes.from_bytes(nlp.to_bytes())
+    assert nbest(nlp_bytes, TRAIN_WORDS[:5]) == expected
+
+    nlp.to_disk(tmp_path / "model")
+    nlp_disk = spacy.load(tmp_path / "model")
+    assert nbest(nlp_disk, TRAIN_WORDS[:5]) == expected
+    # The vocabulary came back with the weights.
+    assert nlp_disk.get_pipe("seqkit_rewriter").cfg["target_vocab"] == nlp.get_pipe("seqkit_rewriter").cfg["target_vocab"]
+
+    nlp_pickle = pickle.loads(pickle.dumps(nlp))
+    assert nbest(nlp_pickle, TRAIN_WORDS[:5]) == expected
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("attention", ["dot", "general", "concat", "bahdanau"])
+def test_rewriter_overfitting_each_attention(attention):
+    nlp = make_nlp({"attention": attention}, beam_size=2, n_best=1)
+    train(nlp, make_examples(nlp, TRAIN_WORDS, [w[::-1] for w in TRAIN_WORDS]), 200)
+    assert reversal_accuracy(nlp, TRAIN_WORDS) >= 0.9
+
+
+def test_rewriter_overfitting_concat_attention_fast():
+    """The attention with the most parts (concat, input feeding), in the default run."""
+    words = TRAIN_WORDS[:12]
+    nlp = make_nlp({"attention": "concat"}, beam_size=1, n_best=1)
+    train(nlp, make_examples(nlp, words, [w[::-1] for w in words]), 120, learn_rate=0.02)
+    assert reversal_accuracy(nlp, words) >= 0.9
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("output_layer", ["sampled", "hierarchical"])
+def test_rewriter_overfitting_each_output_layer(output_layer):
+    nlp = make_nlp({"output_layer": output_layer, "n_samples": 5}, beam_size=2, n_best=1)
+    train(nlp, make_examples(nlp, TRAIN_WORDS, [w[::-1] for w in TRAIN_WORDS]), 250)
+    assert reversal_accuracy(nlp, TRAIN_WORDS) >= 0.9
+
+
+TOKEN_MODEL = """
+[model]
+@architectures = "spacy-seqkit.Seq2SeqRewriter.v1"
+source = "tokens"
+target = "words"
+copy = true
+embed_width = 16
+hidden_width = 32
+dropout = 0.0
+output_layer = "softmax"
+label_smoothing = 0.0
+
+[model.embed]
+@architectures = "spacy.Tok2Vec.v2"
+
+[model.embed.embed]
+@architectures = "spacy.MultiHashEmbed.v2"
+width = 32
+attrs = ["NORM", "SHAPE"]
+rows = [500, 100]
+include_static_vectors = false
+
+[model.embed.encode]
+@architectures = "spacy.MaxoutWindowEncoder.v2"
+width = 32
+depth = 1
+window_size = 1
+maxout_pieces = 2
+"""
+
+NAMES = ["lyon", "paris", "nice", "brest", "metz", "tours", "dijon", "rouen", "caen", "pau",
+         "nancy", "reims", "laval", "vichy", "arles", "sete", "agen", "albi", "auch", "gap"]
+
+
+def trip_data(names, seed):
+    rng = random.Random(seed)
+    sources, targets = [], []
+    for _ in range(len(names) * 2):
+        a, b = rng.sample(names, 2)
+        sources.append(f"de {a} a {b}" if rng.random() < 0.5 else f"vers {b} depuis {a}")
+        targets.append(f"{a} > {b}")
+    return sources, targets
+
+
+def make_token_nlp():
+    nlp = spacy.blank("fr")
+    model = Config().from_str(TOKEN_MODEL)["model"]
+    nlp.add_pipe("seqkit_rewriter", config={"model": model, "beam_size": 2, "n_best": 2})
+    return nlp
+
+
+def test_rewriter_tokens_words_copy_round_trip():
+    """Token source through a spaCy Tok2Vec, word targets, copy: trains, and
+    unseen names in the source can be output (extended vocabulary)."""
+    nlp = make_token_nlp()
+    sources, targets = trip_data(NAMES[:10], 0)
+    examples = make_examples(nlp, sources, targets)
+    first = train(nlp, examples, 1)
+    last = train(nlp, examples, 15, learn_rate=0.02)
+    assert last < first
+    texts = ["de zanzibar a lyon", ""]
+    expected = nbest(nlp, texts)
+    assert expected[1] == [("", 0.0)]
+    nlp2 = make_token_nlp()
+    nlp2.from_bytes(nlp.to_bytes())
+    assert nbest(nlp2, texts) == expected
+
+
+@pytest.mark.slow
+def test_rewriter_copy_rewrites_unseen_names():
+    nlp = make_token_nlp()
+    sources, targets = trip_data(NAMES[:14], 0)
+    train(nlp, make_examples(nlp, sources, targets), 150, learn_rate=0.01)
+    test_sources, test_targets = trip_data(NAMES[14:], 1)
+    docs = list(nlp.pipe(test_sources))
+    correct = sum(d._.rewrite == t for d, t in zip(docs, test_targets))
+    assert correct / len(docs) >= 0.7
+
+
+@pytest.fixture(scope="module")
+def untrained():
+    fix_random_seed(1)
+    nlp = make_nlp(beam_size=2, n_best=2, max_length_ratio=1.0)
+    words = _words(20, seed=3, alphabet="abcdefghij ")
+    nlp.initialize(lambda: make_examples(nlp, words, [w.upper() for w in words]))
+    return nlp
+
+
+def test_rewriter_empty_doc(untrained):
+    doc = untrained("")
+    assert doc._.rewrite == ""
+    assert doc._.rewrite_nbest == [("", 0.0)]
+
+
+def test_rewriter_long_doc(untrained):
+    text = ("abc def ghij " * 200)[:2000]
+    doc = untrained(text)
+    assert isinstance(doc._.rewrite, str)
+    assert len(doc._.rewrite) <= 1.0 * 2000 + 10
+
+
+def test_rewriter_doc_alone_equals_batch(untrained):
+    texts = ["abc", "a much longer text than the others", "ghij"]
+    batch = [d._.rewrite_nbest for d in untrained.pipe(texts)]
+    for text, hyps in zip(texts, batch):
+        alone = untrained(text)._.rewrite_nbest
+        assert [h for h, _ in alone] == [h for h, _ in hyps]
+        assert [s for _, s in alone] == pytest.approx([s for _, s in hyps], abs=1e-4)
+
+
+def test_rewriter_batched_beam_equals_naive_on_random_model(untrained):
+    from spacy_seqkit.layers.seq2seq import predict_rewrites
+
+    model = untrained.get_pipe("seqkit_rewriter").model
+    docs = [untrained.make_doc(t) for t in ["abc", "hij ab", "j", "ab cd ef gh"]]
+    kwargs = dict(beam_size=3, n_best=3, length_penalty=0.6, max_length_ratio=1.0, max_length_extra=2)
+    batched = predict_rewrites(model, docs, search="batched", **kwargs)
+    naive = predict_rewrites(model, docs, search="naive", **kwargs)
+    for b, n in zip(batched, naive):
+        assert [h for h, _ in b] == [h for h, _ in n]
+        assert [s for _, s in b] == pytest.approx([s for _, s in n], abs=1e-4)
+
+
+def test_rewriter_seeded_initialization_is_deterministic():
+    words = _words(10)
+
+    def predictions():
+        fix_random_seed(7)
+        nlp = make_nlp(beam_size=2, n_best=2)
+        nlp.initialize(lambda: make_examples(nlp, words, [w[::-1] for w in words]))
+        return nbest(nlp, words)
+
+    assert predictions() == predictions()
+
+
+def test_rewriter_initialize_needs_gold():
+    nlp = make_nlp()
+    examples = [Example(nlp.make_doc("abc"), nlp.make_doc("abc"))]
+    with pytest.raises(ValueError, match="doc._.rewrite"):
+        nlp.initialize(lambda: examples)
+    with pytest.raises(TypeError):
+        nlp.get_pipe("seqkit_rewriter").initialize(examples)
+
+
+def test_rewriter_predict_before_initialize_is_clear():
+    nlp = make_nlp()
+    with pytest.raises(ValueError, match="not initialized"):
+        nlp("abc")
+
+
+@pytest.mark.parametrize(
+    "model,settings,name",
+    [
+        ({"attention": "luong"}, {}, "attention"),
+        ({"output_layer": "nce"}, {}, "output_layer"),
+        ({"hidden_width": 0}, {}, "hidden_width"),
+        ({"dropout": 1.5}, {}, "dropout"),
+        ({"output_layer": "sampled", "label_smoothing": 0.1}, {}, "label_smoothing"),
+        ({"copy": True, "output_layer": "sampled"}, {}, "copy"),
+        ({"source": "tokens"}, {}, "embed"),
+        ({}, {"beam_size": 0}, "beam_size"),
+        ({}, {"max_length_ratio": 0}, "max_length_ratio"),
+    ],
+)
+def test_rewriter_bad_config_raises_at_resolution(model, settings, name):
+    config = Config().from_str(
+        """
+        [nlp]
+        lang = "en"
+        pipeline = ["seqkit_rewriter"]
+
+        [components]
+
+        [components.seqkit_rewriter]
+        factory = "seqkit_rewriter"
+        """
+    )
+    config["components"]["seqkit_rewriter"].update(settings)
+    config["components"]["seqkit_rewriter"]["model"] = {
+        "@architectures": "spacy-seqkit.Seq2SeqRewriter.v1",
+        **model,
+    }
+    with pytest.raises(ValueError, match=name):
+        spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
+
+
+TRAIN_CONFIG = """
+[paths]
+train = null
+dev = null
+
+[system]
+seed = 0
+gpu_allocator = null
+
+[nlp]
+lang = "en"
+pipeline = ["seqkit_rewriter"]
+batch_size = 16
+
+[components]
+
+[components.seqkit_rewriter]
+factory = "seqkit_rewriter"
+beam_size = 1
+n_best = 1
+
+[components.seqkit_rewriter.model]
+@architectures = "spacy-seqkit.Seq2SeqRewriter.v1"
+embed_width = 16
+hidden_width = 16
+dropout = 0.0
+
+[components.seqkit_rewriter.model.scheduled_sampling]
+@schedules = "compounding.v1"
+start = 0.01
+stop = 0.2
+compound = 1.01
+
+[corpora]
+
+[corpora.train]
+@readers = "spacy-seqkit.RewriteCorpus.v1"
+path = ${paths.train}
+
+[corpora.dev]
+@readers = "spacy-seqkit.RewriteCorpus.v1"
+path = ${paths.dev}
+
+[training]
+seed = ${system.seed}
+max_steps = 12
+eval_frequency = 6
+dropout = 0.0
+patience = 0
+
+[training.batcher]
+@batchers = "spacy.batch_by_sequence.v1"
+size = 8
+
+[training.optimizer]
+@optimizers = "Adam.v1"
+learn_rate = 0.01
+
+[initialize]
+"""
+
+
+def test_rewriter_trains_with_spacy_train_from_jsonl(tmp_path):
+    """`spacy train` with the reader: no conversion step, a loadable model-best."""
+    from spacy.cli.train import train as spacy_train
+
+    words = _words(24)
+    records = [{"text": w, "rewrite": w[::-1], "other": 1} for w in words]
+    srsly.write_jsonl(tmp_path / "train.jsonl", records)
+    srsly.write_jsonl(tmp_path / "dev.jsonl", records[:6] + [{"text": "no gold"}])
+    config = Config().from_str(TRAIN_CONFIG, interpolate=False)
+    spacy.util.load_model_from_config(config, auto_fill=True).config.to_disk(tmp_path / "config.cfg")
+    spacy_train(
+        tmp_path / "config.cfg",
+        tmp_path / "out",
+        overrides={"paths.train": str(tmp_path / "train.jsonl"), "paths.dev": str(tmp_path / "dev.jsonl")},
+    )
+    meta = srsly.read_json(tmp_path / "out" / "model-best" / "meta.json")
+    assert "rewrite_exact" in meta["performance"]
+    nlp = spacy.load(tmp_path / "out" / "model-last")
+    assert isinstance(nlp("abc")._.rewrite, str)
+
+
+def test_rewriter_reader_reads_jsonl(tmp_path):
+    from spacy_seqkit.readers import create_rewrite_reader
+
+    path = tmp_path / "data.jsonl"
+    srsly.write_jsonl(path, [{"text": "de Lyon a Paris", "rewrite": "Lyon > Paris"}, {"text": "bonjour", "rewrite": None}])
+    nlp = spacy.blank("fr")
+    examples = list(create_rewrite_reader(path)(nlp))
+    assert [eg.reference._.rewrite for eg in examples] == ["Lyon > Paris", None]
+    assert examples[0].predicted._.rewrite is None
+    assert examples[0].predicted.text == "de Lyon a Paris"
+    assert len(list(create_rewrite_reader(path, limit=1)(nlp))) == 1
+    srsly.write_jsonl(path, [{"rewrite": "x"}])
+    with pytest.raises(ValueError, match="text"):
+        list(create_rewrite_reader(path)(nlp))
+    with pytest.raises(ValueError, match="path"):
+        create_rewrite_reader(None)
+
+
+def test_rewriter_gold_from_docbin_user_data(tmp_path):
+    """A DocBin saved with user data carries the gold rewrite to training."""
+    from spacy.tokens import DocBin
+
+    nlp = make_nlp()
+    db = DocBin(store_user_data=True)
+    for word in TRAIN_WORDS[:6]:
+        doc = nlp.make_doc(word)
+        doc._.rewrite = word[::-1]
+        db.add(doc)
+    db.to_disk(tmp_path / "train.spacy")
+    corpus = spacy.training.Corpus(tmp_path / "train.spacy")
+    examples = list(corpus(nlp))
+    assert [eg.reference._.rewrite for eg in examples] == [w[::-1] for w in TRAIN_WORDS[:6]]
+    nlp.initialize(lambda: examples)
+    losses = nlp.update(examples)
+    assert losses["seqkit_rewriter"] > 0

@@ -1,0 +1,301 @@
+"""Word2vec with approximate training (spacy_seqkit.vectors) and its CLI."""
+import gzip
+import numpy
+import pytest
+from scipy.stats import chisquare
+from typer.testing import CliRunner
+
+from spacy_seqkit.cli import app
+from spacy_seqkit.layers.approx_softmax import noise_distribution
+from spacy_seqkit.vectors import (
+    Vocabulary,
+    Word2VecConfig,
+    Word2VecModel,
+    Word2VecTrainer,
+    read_sentences,
+    read_word2vec_text,
+    train_vectors,
+    write_word2vec_text,
+)
+from spacy_seqkit.vectors.model import alias_table
+from spacy_seqkit.vectors.pretrain import pretrain_vectors
+from spacy_seqkit.vectors.trainer import context_matrix
+
+CONFIGS = [("skipgram", "ns"), ("skipgram", "hs"), ("cbow", "ns"), ("cbow", "hs")]
+ANIMALS = ["chat", "chien", "cheval", "lapin", "souris", "vache", "mouton", "cochon"]
+FRUITS = ["pomme", "poire", "fraise", "cerise", "prune", "pêche", "abricot", "figue"]
+
+
+def two_group_corpus(n_sentences=1500, seed=0):
+    """Each sentence draws its words from one group only, so a word's contexts
+    are its own group's words."""
+    rng = numpy.random.default_rng(seed)
+    sentences = []
+    for i in range(n_sentences):
+        group = ANIMALS if i % 2 == 0 else FRUITS
+        sentences.append([group[j] for j in rng.integers(0, len(group), size=8)])
+    return sentences
+
+
+def toy_config(model, loss, **kwargs):
+    defaults = dict(dim=16, window=3, negative=5, min_count=1, sample=0.0, epochs=5, threads=1, seed=0)
+    defaults.update(kwargs)
+    return Word2VecConfig(model=model, loss=loss, **defaults)
+
+
+def test_vectors_hs_probabilities_sum_to_one():
+    counts = numpy.array([50, 30, 20, 9, 7, 5, 3, 2, 1])
+    model = Word2VecModel(counts, dim=6, loss="hs", seed=0)
+    gen = numpy.random.default_rng(0)
+    import torch
+
+    model.output.copy_(torch.as_tensor(gen.normal(size=model.output.shape), dtype=torch.float32))
+    model.input.copy_(torch.as_tensor(gen.normal(size=model.input.shape), dtype=torch.float32))
+    for center in range(len(counts)):
+        probs = model.log_prob_hs(center).exp()
+        assert probs.sum().item() == pytest.approx(1.0, abs=1e-5)
+        assert (probs > 0).all()
+
+
+def test_vectors_huffman_codes_prefix_free_and_frequent_short():
+    counts = numpy.array([1000, 400, 300, 120, 80, 40, 20, 10, 5, 3, 2, 1])
+    model = Word2VecModel(counts, dim=4, loss="hs")
+    lengths = model.lengths.tolist()
+    codes = ["".join(str(int(b)) for b in model.codes[i, : lengths[i]].tolist()) for i in range(len(counts))]
+    for i, a in enumerate(codes):
+        for j, b in enumerate(codes):
+            if i != j:
+                assert not b.startswith(a), (a, b)
+    # counts are decreasing, so lengths never decrease
+    assert lengths == sorted(lengths)
+    assert lengths[0] < lengths[-1]
+    # inner nodes of a V-leaf tree: V - 1 output rows
+    assert model.output.shape[0] == len(counts) - 1
+    assert model.points.max().item() == len(counts) - 2
+
+
+def test_vectors_noise_follows_unigram_075():
+    import torch
+
+    counts = numpy.array([5000, 2000, 800, 300, 100, 40, 10])
+    model = Word2VecModel(counts, dim=4, loss="ns", seed=0)
+    gen = torch.Generator().manual_seed(1234)
+    draws = model.sample_noise((200_000,), gen).numpy()
+    observed = numpy.bincount(draws, minlength=len(counts))
+    expected_probs = counts**0.75 / (counts**0.75).sum()
+    assert numpy.allclose(model.noise_probs, expected_probs)
+    assert chisquare(observed, expected_probs * draws.size).pvalue > 0.001
+    # and it is distinguishable from the raw unigram distribution
+    unigram = counts / counts.sum()
+    assert chisquare(observed, unigram * draws.size).pvalue < 1e-10
+
+
+def test_vectors_alias_table_is_exact():
+    probs = noise_distribution(numpy.array([7, 1, 1, 30, 2, 0, 5]))
+    accept, alias = alias_table(probs)
+    n = probs.size
+    rebuilt = accept.copy()
+    for i in range(n):
+        rebuilt[alias[i]] += 1.0 - accept[i]
+    assert numpy.allclose(rebuilt / n, probs)
+
+
+@pytest.mark.parametrize("model,loss", CONFIGS)
+def test_vectors_loss_decreases_and_groups_are_learned(model, loss):
+    sentences = two_group_corpus()
+    vocab, vectors, result = train_vectors(sentences, toy_config(model, loss, epochs=6))
+    losses = result.epoch_losses
+    assert len(losses) == 6
+    assert losses[-1] < losses[0]
+    unit = vectors / numpy.linalg.norm(vectors, axis=1, keepdims=True)
+    sims = unit @ unit.T
+    group = {w: 0 for w in ANIMALS} | {w: 1 for w in FRUITS}
+    for word in ANIMALS + FRUITS:
+        i = vocab.index[word]
+        order = [vocab.words[j] for j in numpy.argsort(-sims[i]) if j != i]
+        assert all(group[w] == group[word] for w in order[:5]), (word, order[:5])
+
+
+def test_vectors_seeded_determinism():
+    sentences = two_group_corpus(300)
+    _, a, _ = train_vectors(sentences, toy_config("skipgram", "ns", epochs=2))
+    _, b, _ = train_vectors(sentences, toy_config("skipgram", "ns", epochs=2))
+    _, c, _ = train_vectors(sentences, toy_config("skipgram", "ns", epochs=2, seed=1))
+    assert numpy.array_equal(a, b)
+    assert not numpy.allclose(a, c)
+
+
+def test_vectors_vocabulary_order_min_count_and_subsampling():
+    sentences = [["a", "b", "a", "c"], ["a", "b", "d"]]
+    vocab = Vocabulary.from_sentences(sentences, min_count=2)
+    assert vocab.words == ["a", "b"]
+    assert vocab.counts.tolist() == [3, 2]
+    corpus = vocab.encode(sentences)
+    assert corpus.ids.tolist() == [0, 1, 0, 0, 1]
+    assert corpus.sentence.tolist() == [0, 0, 0, 1, 1]
+    assert numpy.array_equal(vocab.keep_probabilities(0.0), [1.0, 1.0])
+    big = Vocabulary(["x", "y"], [1_000_000, 10])
+    keep = big.keep_probabilities(1e-3)
+    assert keep[0] < 0.1 and keep[1] == 1.0
+
+
+def test_vectors_context_windows_stay_in_sentence():
+    ids = numpy.arange(6)
+    sentence = numpy.array([0, 0, 0, 1, 1, 1])
+    ctx, valid = context_matrix(ids, sentence, numpy.array([2, 3]), 2)
+    # offsets -2, -1, +1, +2
+    assert [c for c, v in zip(ctx[0], valid[0]) if v] == [0, 1]
+    assert [c for c, v in zip(ctx[1], valid[1]) if v] == [4, 5]
+
+
+def test_vectors_window_shrinking_changes_pair_count():
+    """Random window shrinking: on average (window + 1) contexts per center in
+    a long sentence, as in word2vec, rather than 2 * window."""
+    sentences = [["w%d" % (i % 50) for i in range(2000)]]
+    config = toy_config("skipgram", "ns", window=4, epochs=1)
+    vocab = Vocabulary.from_sentences(sentences, min_count=1)
+    trainer = Word2VecTrainer(vocab, config)
+    seen = []
+    original = trainer._skipgram_step
+
+    def spy(targets, ctx, valid, lr, gen):
+        seen.append(int(valid.sum()))
+        return original(targets, ctx, valid, lr, gen)
+
+    trainer._skipgram_step = spy
+    trainer.train(vocab.encode(sentences))
+    per_center = sum(seen) / 2000
+    assert 4.7 < per_center < 5.3
+
+
+@pytest.mark.parametrize(
+    "kwargs,name",
+    [
+        ({"model": "glove"}, "model"),
+        ({"loss": "softmax"}, "loss"),
+        ({"dim": 0}, "dim"),
+        ({"window": 0}, "window"),
+        ({"negative": 0}, "negative"),
+        ({"min_count": 0}, "min_count"),
+        ({"sample": 1.5}, "sample"),
+        ({"epochs": 0}, "epochs"),
+        ({"lr": -0.1}, "lr"),
+        ({"threads": 0}, "threads"),
+        ({"batch_size": 0}, "batch_size"),
+        ({"cap": -1}, "cap"),
+    ],
+)
+def test_vectors_bad_config_names_parameter(kwargs, name):
+    with pytest.raises(ValueError, match=f"'{name}'"):
+        Word2VecConfig(**kwargs)
+
+
+def test_vectors_text_format_round_trip(tmp_path):
+    words = ["Paris", "l'", "à", "Saint-Étienne"]
+    vectors = numpy.random.default_rng(0).normal(size=(4, 5)).astype("float32")
+    for name in ("v.txt", "v.txt.gz"):
+        write_word2vec_text(tmp_path / name, words, vectors)
+        words2, vectors2 = read_word2vec_text(tmp_path / name)
+        assert words2 == words
+        assert numpy.allclose(vectors2, vectors, rtol=1e-5, atol=1e-6)
+    with gzip.open(tmp_path / "v.txt.gz", "rt", encoding="utf8") as f:
+        assert f.readline() == "4 5\n"
+    with pytest.raises(ValueError, match="shape"):
+        write_word2vec_text(tmp_path / "bad.txt", words, vectors[:3])
+
+
+def write_toy_text(path):
+    lines = [" ".join(s) + " ." for s in two_group_corpus(400)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf8")
+    return path
+
+
+def test_vectors_cli_writes_vectors_spacy_init_loads(tmp_path):
+    import spacy
+
+    text = write_toy_text(tmp_path / "text.txt")
+    out = tmp_path / "vectors.txt"
+    result = CliRunner().invoke(
+        app,
+        ["pretrain-vectors", str(text), str(out), "--model", "cbow", "--loss", "hs", "--dim", "12",
+         "--window", "3", "--min-count", "2", "--epochs", "2", "--threads", "1", "--seed", "3"],
+    )
+    assert result.exit_code == 0, result.output
+    words, vectors = read_word2vec_text(out)
+    assert vectors.shape == (len(ANIMALS) + len(FRUITS) + 1, 12)
+    assert "." in words and "chat" in words
+    model_dir = tmp_path / "vectors_model"
+    # `spacy init vectors fr OUTPUT DIR`, through spaCy's own typer app
+    from spacy.cli import app as spacy_app
+
+    init = CliRunner().invoke(spacy_app, ["init", "vectors", "fr", str(out), str(model_dir)])
+    assert init.exit_code == 0, init.output
+    nlp = spacy.load(model_dir)
+    assert nlp.vocab.vectors.shape == vectors.shape
+    for word, row in zip(words, vectors):
+        assert numpy.allclose(nlp.vocab[word].vector, row, atol=1e-5)
+
+
+def test_vectors_read_sentences_tokenises_french(tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_text("\ufeffJe veux aller de Marseille à Paris.\n\n  \nL'hôtel est loin\n", encoding="utf8")
+    sentences = read_sentences(path)
+    assert sentences[0] == ["Je", "veux", "aller", "de", "Marseille", "à", "Paris", "."]
+    assert sentences[1][0] == "L'"
+    assert len(sentences) == 2
+
+
+def test_vectors_empty_file_is_a_clear_error(tmp_path):
+    path = tmp_path / "empty.txt"
+    path.write_bytes(b"")
+    with pytest.raises(ValueError, match="contains no words"):
+        pretrain_vectors(path, tmp_path / "out.txt", Word2VecConfig(min_count=1), progress=False)
+    result = CliRunner().invoke(app, ["pretrain-vectors", str(path), str(tmp_path / "out.txt")])
+    assert result.exit_code == 2
+    assert "contains no words" in " ".join(result.output.split())
+    assert not (tmp_path / "out.txt").exists()
+
+
+def test_vectors_one_word_file_is_a_clear_error(tmp_path):
+    path = tmp_path / "one.txt"
+    path.write_text("bonjour\n", encoding="utf8")
+    with pytest.raises(ValueError, match="at least 2"):
+        pretrain_vectors(path, tmp_path / "out.txt", Word2VecConfig(min_count=1), progress=False)
+
+
+def test_vectors_no_context_is_a_clear_error():
+    sentences = [["un"], ["deux"], ["un"], ["deux"]]
+    vocab = Vocabulary.from_sentences(sentences, min_count=1)
+    trainer = Word2VecTrainer(vocab, toy_config("skipgram", "ns"))
+    with pytest.raises(ValueError, match="no sentence has two"):
+        trainer.train(vocab.encode(sentences))
+
+
+def test_vectors_non_utf8_is_a_clear_error(tmp_path):
+    path = tmp_path / "latin1.txt"
+    path.write_bytes("première ligne\nJe vais à Orléans\n".encode("latin-1"))
+    with pytest.raises(ValueError, match=r"not valid UTF-8: byte 0xe8 at line 1"):
+        read_sentences(path)
+    result = CliRunner().invoke(app, ["pretrain-vectors", str(path), str(tmp_path / "out.txt")])
+    assert result.exit_code == 2
+    assert "not valid UTF-8" in " ".join(result.output.split())
+
+
+def test_vectors_pretrain_reads_jsonl_text_field(tmp_path):
+    import json
+
+    path = tmp_path / "train.jsonl"
+    rows = [{"text": " ".join(s), "spans": []} for s in two_group_corpus(200)]
+    path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n", encoding="utf8")
+    config = toy_config("cbow", "ns", epochs=1, min_count=1)
+    pretrain_vectors(path, tmp_path / "v.txt", config, progress=False)
+    words, _ = read_word2vec_text(tmp_path / "v.txt")
+    assert sorted(words) == sorted(ANIMALS + FRUITS)
+    path.write_text('{"txt": "oops"}\n', encoding="utf8")
+    with pytest.raises(ValueError, match='record 1 is not a JSON object with a "text" field'):
+        pretrain_vectors(path, tmp_path / "v.txt", config, progress=False)
+
+
+def test_vectors_missing_file_is_a_clear_error(tmp_path):
+    with pytest.raises(ValueError, match="is not a file"):
+        read_sentences(tmp_path / "nope.txt")

@@ -1,0 +1,76 @@
+"""The quality measures and corpus of `python -m spacy_seqkit benchmark vectors`."""
+import json
+
+import numpy
+import pytest
+
+from spacy_seqkit.benchmarks.vectors import (
+    load_corpus,
+    neighbour_agreement,
+    similarity_accuracy,
+    similarity_triples,
+    synthetic_sentences,
+    word_groups,
+)
+
+
+def test_vectors_benchmark_synthetic_corpus_is_seeded():
+    assert synthetic_sentences(50, seed=3) == synthetic_sentences(50, seed=3)
+    assert synthetic_sentences(50, seed=3) != synthetic_sentences(50, seed=4)
+    cities = set(word_groups()["city"])
+    assert "Paris" in cities and "Lyon" in cities
+    assert any(tok in cities for s in synthetic_sentences(20, seed=0) for tok in s.split())
+
+
+def test_vectors_benchmark_similarity_accuracy_separates_groups():
+    groups = word_groups()
+    words = groups["city"][:5] + groups["verb"][:5]
+    index = {w: i for i, w in enumerate(words)}
+    triples = similarity_triples(index, 200, seed=0)
+    assert len(triples) == 200
+    # grouped vectors: all correct; the same vectors with the groups swapped for half: worse
+    grouped = numpy.zeros((10, 2), dtype="float32")
+    grouped[:5, 0] = 1.0
+    grouped[5:, 1] = 1.0
+    grouped += numpy.random.default_rng(0).normal(scale=0.05, size=grouped.shape)
+    assert similarity_accuracy(grouped, triples) == 1.0
+    shuffled = grouped[numpy.random.default_rng(1).permutation(10)]
+    assert similarity_accuracy(shuffled, triples) < 0.9
+
+
+def test_vectors_benchmark_neighbour_agreement_bounds():
+    rng = numpy.random.default_rng(0)
+    x = rng.normal(size=(50, 8))
+    queries = numpy.arange(20)
+    assert neighbour_agreement(x, x, queries) == 1.0
+    # a rotation keeps every cosine, so every neighbour
+    q, _ = numpy.linalg.qr(rng.normal(size=(8, 8)))
+    assert neighbour_agreement(x, x @ q, queries) == pytest.approx(1.0)
+    assert neighbour_agreement(x, rng.normal(size=(50, 8)), queries) < 0.5
+
+
+def test_vectors_benchmark_reads_jsonl_and_caps_words(tmp_path):
+    path = tmp_path / "train.jsonl"
+    rows = [{"text": f"Je veux aller de Paris à Lyon {i}"} for i in range(10)]
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf8")
+    source, sentences = load_corpus(path, max_words=20, seed=0)
+    assert "travel corpus" in source
+    assert sentences[0][:4] == ["Je", "veux", "aller", "de"]
+    assert 20 <= sum(map(len, sentences)) < 30
+
+
+@pytest.mark.slow
+def test_vectors_benchmark_runs_end_to_end(tmp_path):
+    pytest.importorskip("gensim")
+    from spacy_seqkit.benchmarks.vectors import run_vectors_benchmark
+
+    text = tmp_path / "text.txt"
+    text.write_text("\n".join(synthetic_sentences(3000, seed=0)) + "\n", encoding="utf8")
+    rows = run_vectors_benchmark(tmp_path / "out", text=text, dim=16, epochs=2, max_words=30_000)
+    assert [r["config"] for r in rows] == ["skipgram ns", "skipgram hs", "cbow ns", "cbow hs"]
+    for row in rows:
+        assert row["ratio"] > 0
+        assert row["ours_sim_acc"] > 0.8
+    data = json.loads((tmp_path / "out" / "vectors.json").read_text())
+    assert data["settings"]["corpus"].startswith("file")
+    assert (tmp_path / "out" / "vectors.png").is_file()
