@@ -4,10 +4,10 @@ They are registered through entry points in setup.cfg (group
 `spacy_architectures`), so a spaCy config can name them without importing
 this module.
 """
-from typing import List, Union
+from typing import List, Optional, Union
 
 from thinc.api import Model
-from thinc.types import Floats2d
+from thinc.types import Floats2d, Generator
 
 from .layers.attention import AttentionEncoder
 from .layers.window import MaxoutWindowEncoder
@@ -87,12 +87,6 @@ def build_attention_encoder_v1(
         dropout=dropout,
         attention_dropout=attention_dropout,
     )
-
-
-# Imports of the rewriter's signature (kept here: this file is appended to by section).
-from typing import Optional  # noqa: E402
-
-from thinc.types import Generator  # noqa: E402
 
 
 def build_seq2seq_rewriter_v1(

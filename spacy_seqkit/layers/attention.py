@@ -23,7 +23,13 @@ from thinc.api import Model, PyTorchWrapper_v2
 from thinc.types import Floats2d
 
 from ..util import check_choice, check_positive_int, check_probability
-from .convert import bucketed_index, list2tensor_inputs, tensor2list_outputs, with_empty_guard
+from .convert import (
+    bucketed_index,
+    check_widths,
+    list2tensor_inputs,
+    tensor2list_outputs,
+    with_empty_guard,
+)
 
 ATTENTION_MODES = ("full", "local", "linear")
 POSITION_MODES = ("sinusoidal", "learned", "none")
@@ -293,13 +299,7 @@ def AttentionEncoder(
 
 
 def check_inputs(model: Model, Xs: List[Floats2d]) -> None:
-    width = model.get_dim("nI")
-    for X in Xs:
-        if X.ndim != 2 or X.shape[1] != width:
-            raise ValueError(
-                f"AttentionEncoder expects arrays of shape (n_tokens, {width}), got "
-                f"{tuple(X.shape)}: the encoder's 'width' must equal the embedding width"
-            )
+    check_widths(model, Xs, "AttentionEncoder")
     max_length = model.attrs["max_length"]
     if max_length is not None:
         longest = max(X.shape[0] for X in Xs)

@@ -114,6 +114,18 @@ def tensor2list_outputs(model: Model, X_Ytorch, is_train: bool):
     return Ys, get_dYtorch
 
 
+def check_widths(model: Model, Xs: Sequence[Floats2d], name: str) -> None:
+    """A clear error, naming the setting to change, when inputs are not
+    (n_tokens, nI) arrays, instead of a shape error from deep inside torch."""
+    width = model.get_dim("nI")
+    for X in Xs:
+        if X.ndim != 2 or X.shape[1] != width:
+            raise ValueError(
+                f"{name} expects arrays of shape (n_tokens, {width}), got "
+                f"{tuple(X.shape)}: the encoder's 'width' must equal the embedding width"
+            )
+
+
 def with_empty_guard(model: Model, Xs: List[Floats2d], is_train: bool, width: int):
     """Docs with no tokens at all need no torch call: zeros out, zeros back."""
     Ys = [model.ops.alloc2f(X.shape[0], width) for X in Xs]

@@ -18,7 +18,13 @@ from thinc.api import Model, PyTorchWrapper_v2
 from thinc.types import Floats2d
 
 from ..util import check_choice, check_positive_int, check_probability
-from .convert import gapped_index, list2tensor_inputs, tensor2list_outputs, with_empty_guard
+from .convert import (
+    check_widths,
+    gapped_index,
+    list2tensor_inputs,
+    tensor2list_outputs,
+    with_empty_guard,
+)
 
 Dilation = Union[int, Sequence[int], str]
 
@@ -129,22 +135,10 @@ def MaxoutWindowEncoder(
 def forward(model: Model, Xs: List[Floats2d], is_train: bool):
     if not any(X.shape[0] for X in Xs):
         return with_empty_guard(model, Xs, is_train, model.get_dim("nO"))
-    width = model.get_dim("nI")
-    for X in Xs:
-        if X.ndim != 2 or X.shape[1] != width:
-            raise ValueError(
-                f"MaxoutWindowEncoder expects arrays of shape (n_tokens, {width}), "
-                f"got {tuple(X.shape)}: set the encoder's 'width' to the embedding width"
-            )
+    check_widths(model, Xs, "MaxoutWindowEncoder")
     return model.layers[0](Xs, is_train)
 
 
 def init(model: Model, X=None, Y=None) -> None:
     if X is not None:
-        for x in X:
-            if x.ndim != 2 or x.shape[1] != model.get_dim("nI"):
-                raise ValueError(
-                    f"MaxoutWindowEncoder: 'width' is {model.get_dim('nI')} but the "
-                    f"input vectors have shape {tuple(x.shape)}; the embedding's width "
-                    "and the encoder's width must be the same"
-                )
+        check_widths(model, X, "MaxoutWindowEncoder")
