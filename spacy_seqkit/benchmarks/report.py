@@ -133,8 +133,9 @@ def print_table(title: str, rows: List[Dict[str, Any]], columns: Sequence[str]) 
 
     msg.divider(title)
     data = [[fmt(row.get(col, "")) for col in columns] for row in rows]
+    widths = [max([len(str(c))] + [len(row[i]) for row in data]) for i, c in enumerate(columns)]
     msg.table(
-        data, header=list(columns), divider=True, widths="auto",
+        data, header=list(columns), divider=True, widths=widths,
         aligns=["l"] + ["r"] * (len(columns) - 1),
     )
 
