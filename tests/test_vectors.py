@@ -156,13 +156,13 @@ def test_vectors_window_shrinking_changes_pair_count():
     vocab = Vocabulary.from_sentences(sentences, min_count=1)
     trainer = Word2VecTrainer(vocab, config)
     seen = []
-    original = trainer._skipgram_step
+    original = trainer._step
 
-    def spy(targets, ctx, valid, lr, gen):
+    def spy(update, targets, ctx, valid, lr, gen):
         seen.append(int(valid.sum()))
-        return original(targets, ctx, valid, lr, gen)
+        return original(update, targets, ctx, valid, lr, gen)
 
-    trainer._skipgram_step = spy
+    trainer._step = spy
     trainer.train(vocab.encode(sentences))
     per_center = sum(seen) / 2000
     assert 4.7 < per_center < 5.3

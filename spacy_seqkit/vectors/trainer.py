@@ -195,14 +195,14 @@ class Word2VecTrainer:
                                 ctx, valid = context_matrix(ids, sentence, centers, hi)
                                 if lo < hi:
                                     valid &= numpy.abs(_offsets(hi))[None, :] <= reduced[centers, None]
-                                bucket_loss, bucket_n = self._skipgram_step(ids[centers], ctx, valid, lr, gen)
+                                bucket_loss, bucket_n = self._step(self._skipgram_update, ids[centers], ctx, valid, lr, gen)
                                 step_loss += bucket_loss
                                 step_n += bucket_n
                     else:
                         centers = numpy.arange(begin, end)
                         ctx, valid = context_matrix(ids, sentence, centers, cfg.window)
                         valid &= numpy.abs(_offsets(cfg.window))[None, :] <= reduced[begin:end, None]
-                        step_loss, step_n = self._cbow_step(ids[centers], ctx, valid, lr, gen)
+                        step_loss, step_n = self._step(self._cbow_update, ids[centers], ctx, valid, lr, gen)
                     loss_sum += step_loss
                     n_examples += step_n
                     new_done = int(kept[end - 1]) + 1 if end < ids.size else n
@@ -221,12 +221,14 @@ class Word2VecTrainer:
         result.words = total
         return result
 
-    def _skipgram_step(self, targets, ctx, valid, lr, gen):
+    def _step(self, update, targets, ctx, valid, lr, gen):
+        """One SGD step with `update` (skip-gram or CBOW) over the centers that
+        have a context, in parts of similar path length (see _path_parts)."""
         keep = valid.any(axis=1)
         targets, ctx, valid = targets[keep], ctx[keep], valid[keep]
         total_loss, total_n = 0.0, 0
         for part in self._path_parts(targets):
-            loss, n = self._skipgram_update(targets[part], ctx[part], valid[part], lr, gen)
+            loss, n = update(targets[part], ctx[part], valid[part], lr, gen)
             total_loss += loss
             total_n += n
         return total_loss, total_n
@@ -256,16 +258,6 @@ class Word2VecTrainer:
             return [numpy.arange(targets.size)]
         order = numpy.argsort(self._path_lengths[targets], kind="stable")
         return numpy.array_split(order, parts)
-
-    def _cbow_step(self, targets, ctx, valid, lr, gen):
-        keep = valid.any(axis=1)
-        targets, ctx, valid = targets[keep], ctx[keep], valid[keep]
-        total_loss, total_n = 0.0, 0
-        for part in self._path_parts(targets):
-            loss, n = self._cbow_update(targets[part], ctx[part], valid[part], lr, gen)
-            total_loss += loss
-            total_n += n
-        return total_loss, total_n
 
     def _cbow_update(self, targets, ctx, valid, lr, gen):
         import torch
