@@ -121,11 +121,10 @@ def prepare_pipeline(nlp):
     from ..components.trip import install_extensions
 
     install_extensions()
-    if "seqkit_trip" in nlp.pipe_factories.values():
+    factories = set(nlp.pipe_factories.values())
+    if factories & {"seqkit_trip", "seqkit_rewriter"}:
         return nlp
-    if any(f == "seqkit_rewriter" for f in nlp.pipe_factories.values()):
-        return nlp
-    if "ner" in nlp.pipe_names or any(f in ("ner", "entity_ruler", "span_finder") for f in nlp.pipe_factories.values()):
+    if "ner" in nlp.pipe_names or factories & {"ner", "entity_ruler"}:
         nlp.add_pipe("seqkit_trip", last=True)
         return nlp
     raise ValueError(
