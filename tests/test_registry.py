@@ -76,6 +76,16 @@ CONFIGS = {
         @readers = "spacy-seqkit.RewriteCorpus.v1"
         path = "corpus/generated/train.jsonl"
     """,
+    ("spacy_misc", "spacy-seqkit.CamembertEncoderLoader.v1"): """
+        [loader]
+        @misc = "spacy-seqkit.CamembertEncoderLoader.v1"
+        path = "models/camembert-base"
+    """,
+    ("spacy_misc", "spacy-seqkit.CamembertPiecerLoader.v1"): """
+        [loader]
+        @misc = "spacy-seqkit.CamembertPiecerLoader.v1"
+        path = "models/camembert-base"
+    """,
     ("thinc_schedules", "spacy-seqkit.warmup_rsqrt.v1"): """
         [optimizer]
         @optimizers = "Adam.v1"

@@ -61,6 +61,48 @@ def test_trip_unknown_places_kept_as_typed_when_asked():
     assert (trip["departure"], trip["arrival"], trip["is_valid"]) == ("Xyzzyville", "Paris", True)
 
 
+@pytest.mark.parametrize(
+    "text,mention",
+    [("Metz - Paris avec arrêt à Reims", "Metz - Paris"), ("trajet grenoble marseille", "grenoble marseille")],
+)
+def test_trip_two_ends_run_together_are_split(nlp, text, mention):
+    doc = with_ents(nlp, text, [(mention, "DEPART")])
+    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    first, last = mention.replace(" - ", " ").split()
+    assert trip["is_valid"]
+    assert (trip["departure_text"], trip["arrival_text"]) == (first, last)
+
+
+def test_trip_function_word_villages_do_not_count_beside_a_place(nlp):
+    # "Vers" is a village of the Lot; in "vers Lyon" it is a preposition.
+    assert nlp.get_pipe("seqkit_trip").gazetteer.resolve("vers") is not None
+    doc = with_ents(nlp, "de Dijon vers Lyon", [("Dijon", "DEPART"), ("vers Lyon", "ARRIVEE")])
+    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    assert (trip["departure"], trip["arrival"], trip["steps"]) == ("Dijon", "Lyon", [])
+
+
+def test_trip_chain_of_arrivals_ends_at_its_last_place(nlp):
+    text = "Paris → Dijon → Lyon demain"
+    doc = with_ents(nlp, text, [("Paris", "DEPART"), ("Dijon", "ARRIVEE"), ("Lyon", "ARRIVEE")])
+    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    assert (trip["departure"], trip["steps"], trip["arrival"]) == ("Paris", ["Dijon"], "Lyon")
+
+
+@pytest.mark.parametrize(
+    "ents,expected",
+    [
+        ([("niort", "VIA"), ("poitiers", "VIA")], ("Niort", "Poitiers")),
+        ([("niort", "DEPART"), ("poitiers", "VIA")], ("Niort", "Poitiers")),
+        ([("niort", "VIA"), ("poitiers", "ARRIVEE")], ("Niort", "Poitiers")),
+    ],
+)
+def test_trip_missing_end_is_taken_from_the_stops(nlp, ents, expected):
+    doc = with_ents(nlp, "je monte a niort et je descend a poitiers", ents)
+    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    assert trip["is_valid"] and (trip["departure"], trip["arrival"]) == expected
+    assert trip["steps"] == []
+
+
 @pytest.mark.parametrize("label", ["DEPART", "ARRIVEE"])
 def test_trip_two_places_with_one_role_read_in_order(nlp, label):
     doc = with_ents(nlp, "jsui a thonon jveux aller a annemasse", [("thonon", label), ("annemasse", label)])

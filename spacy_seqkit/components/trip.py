@@ -1,5 +1,5 @@
 """`seqkit_trip`: turns DEPART / ARRIVEE / VIA entities into `doc._.trip`."""
-from typing import Any, Dict, Iterable, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -31,15 +31,17 @@ class TripResolver:
 
     Each DEPART / ARRIVEE / VIA mention is resolved to its gazetteer name (case-
     and accent-insensitive, then fuzzy for typos). With `known_places_only`, a
-    mention that names no known place is first narrowed to its longest run of
-    tokens that does ("avignon comment" → "avignon"), else dropped: "samedi" or
-    "tarif senior" are not places, whatever the recognizer thought. Without it,
-    an unknown mention is kept as typed.
+    mention that names no known place is read as the known places inside it
+    ("avignon comment" → avignon; "Metz - Paris" → Metz, Paris), else dropped:
+    "samedi" or "tarif senior" are not places, whatever the recognizer thought.
+    Without it, an unknown mention is kept as typed.
 
-    The departure is the first DEPART, the arrival the first ARRIVEE (further
-    ARRIVEE mentions are mostly stops the recognizer mislabelled), the steps the
-    VIA mentions. When the recognizer found two places but gave both the same
-    role, the first in reading order is the departure and the next the arrival.
+    Then the roles are repaired where the recognizer is known to slip:
+    - two places with one role: the first in reading order departs, the next arrives;
+    - an end missing while stops exist: the first stop departs, the last arrives;
+    - one departure then several arrivals and no stop ("Paris → Dijon → Lyon"): the
+      last arrival is the arrival, the ones between are stops.
+    Otherwise the departure is the first DEPART and the arrival the first ARRIVEE.
     A trip is valid with two different ends.
     """
 
@@ -64,33 +66,47 @@ class TripResolver:
             self._gazetteer = Gazetteer()
         return self._gazetteer
 
-    def place(self, span: Span) -> Optional[Tuple[str, str]]:
-        """(mention, name) for a span, or None when it names no place that counts."""
+    def places(self, span: Span) -> List[Tuple[str, str]]:
+        """The (mention, name) pairs a span names, in reading order.
+
+        A span that names a known place as a whole is that place. Otherwise, with
+        `known_places_only`, it is read left to right as its longest known runs of
+        tokens: "avignon comment" → [avignon]; "Metz - Paris" or "grenoble marseille",
+        two ends the recognizer ran together, → [Metz, Paris]. Function words that
+        happen to be village names ("vers", "par") count only when nothing else in
+        the span is a place. Without `known_places_only`, an unknown mention is kept
+        as typed.
+        """
         if not self.resolve_names:
-            return span.text, span.text
+            return [(span.text, span.text)]
         name = self.gazetteer.resolve(span.text)
         if name is not None:
-            return span.text, name
+            return [(span.text, name)]
         if not self.known_places_only:
-            return span.text, span.text
-        n = len(span)
-        for size in range(n - 1, 0, -1):
-            for start in range(0, n - size + 1):
-                part = span[start : start + size]
-                if not any(t.is_alpha for t in part):
+            return [(span.text, span.text)]
+        found, function_words = [], []
+        start, n = 0, len(span)
+        while start < n:
+            for end in range(n, start, -1):
+                part = span[start:end]
+                if part == span or part[0].is_punct or part[-1].is_punct or not any(t.is_alpha for t in part):
                     continue
                 name = self.gazetteer.resolve(part.text)
                 if name is not None:
-                    return part.text, name
-        return None
+                    is_function_word = len(part) == 1 and part[0].is_stop
+                    (function_words if is_function_word else found).append((part.text, name))
+                    start = end
+                    break
+            else:
+                start += 1
+        return found or function_words[:1]
 
     def trip_from_spans(self, spans: Iterable[Span]) -> Dict[str, Any]:
         trip = empty_trip()
         places = []  # (label, mention, name) in reading order
         for span in sorted((s for s in spans if s.label_ in LABELS), key=lambda s: s.start):
-            found = self.place(span)
-            if found is not None:
-                places.append((span.label_, *found))
+            for mention, name in self.places(span):
+                places.append((span.label_, mention, name))
         departures = [p for p in places if p[0] == "DEPART"]
         arrivals = [p for p in places if p[0] == "ARRIVEE"]
         if not departures and len(arrivals) >= 2:
@@ -98,6 +114,18 @@ class TripResolver:
         elif not arrivals and len(departures) >= 2:
             departures, arrivals = departures[:1], departures[1:]
         steps = [p for p in places if p[0] == "VIA"]
+        # An end the recognizer was unsure of often comes out as a stop ("je monte
+        # à Niort et je descends à Poitiers" read as two stops): a trip missing an
+        # end takes it from the stops, the first for the departure, the last for
+        # the arrival.
+        if not arrivals and steps:
+            arrivals, steps = steps[-1:], steps[:-1]
+        if not departures and steps:
+            departures, steps = steps[:1], steps[1:]
+        if departures and len(arrivals) >= 2 and not steps and departures[0] == places[0]:
+            # "Paris → Dijon → Lyon": a chain read as one departure and several
+            # arrivals ends at its last place; the ones between are stops.
+            steps, arrivals = arrivals[:-1], arrivals[-1:]
         if departures:
             trip["departure_text"], trip["departure"] = departures[0][1:]
         if arrivals:

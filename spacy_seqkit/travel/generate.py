@@ -22,8 +22,8 @@ from .templates import FILLERS, LABELS, SLOT, TEMPLATES, Template
 
 # How often each family is drawn (valid trips about two thirds).
 FAMILY_WEIGHTS: Dict[str, float] = {
-    "trip": 0.27, "reverse": 0.10, "via": 0.10, "multi": 0.07, "terse": 0.12,
-    "one_end": 0.08, "no_travel": 0.09, "place_thing": 0.08, "foreign": 0.04, "gibberish": 0.05,
+    "trip": 0.25, "reverse": 0.10, "via": 0.09, "multi": 0.07, "terse": 0.12,
+    "one_end": 0.08, "no_travel": 0.12, "place_thing": 0.08, "foreign": 0.04, "gibberish": 0.05,
 }
 # Places that are also first names or words: drawn often, and never held out, so that the
 # model sees them both as places in trips and as non-places in negatives.
