@@ -17,9 +17,9 @@ from spacy_seqkit.vectors import (
     train_vectors,
     write_word2vec_text,
 )
-from spacy_seqkit.vectors.model import alias_table
+from spacy_seqkit.vectors.model import alias_table, window_step
 from spacy_seqkit.vectors.pretrain import pretrain_vectors
-from spacy_seqkit.vectors.trainer import context_matrix
+from spacy_seqkit.vectors.trainer import context_matrix, context_range, padded_groups, word_blocks
 
 CONFIGS = [("skipgram", "ns"), ("skipgram", "hs"), ("cbow", "ns"), ("cbow", "hs")]
 ANIMALS = ["chat", "chien", "cheval", "lapin", "souris", "vache", "mouton", "cochon"]
@@ -146,6 +146,91 @@ def test_vectors_context_windows_stay_in_sentence():
     # offsets -2, -1, +1, +2
     assert [c for c, v in zip(ctx[0], valid[0]) if v] == [0, 1]
     assert [c for c, v in zip(ctx[1], valid[1]) if v] == [4, 5]
+
+
+def test_vectors_context_range_equals_context_matrix():
+    rng = numpy.random.default_rng(0)
+    ids = rng.integers(0, 30, size=200)
+    sentence = numpy.sort(rng.integers(0, 40, size=200))
+    for begin, end, window in ((0, 200, 3), (0, 7, 5), (190, 200, 4), (50, 120, 1), (3, 4, 6)):
+        expected = context_matrix(ids, sentence, numpy.arange(begin, end), window)
+        got = context_range(ids, sentence, begin, end, window)
+        assert numpy.array_equal(got[0], expected[0]) and numpy.array_equal(got[1], expected[1])
+
+
+def test_vectors_word_blocks_pack_each_word_apart():
+    words = numpy.array([3, 1, 3, 3, 0, 1, 3, 3, 3])
+    unit_words, members, fill = word_blocks(words, 2)
+    assert unit_words.tolist() == [0, 1, 3, 3, 3]
+    assert fill.tolist() == [1, 2, 2, 2, 2]
+    assert sorted(members[members >= 0].tolist()) == list(range(words.size))
+    for word, row, n in zip(unit_words, members, fill):
+        assert (row[:n] >= 0).all() and (row[n:] == -1).all()
+        assert (words[row[:n]] == word).all()
+
+
+def test_vectors_padded_groups_are_optimal_contiguous_ranges():
+    rng = numpy.random.default_rng(0)
+    key = rng.integers(1, 7, size=60)
+    weight = rng.integers(1, 4, size=60)
+
+    def cost(groups, overhead):
+        return sum(overhead + key[g].max() * weight[g].sum() for g in groups)
+
+    for overhead in (0.0, 10.0, 1e9):
+        groups = padded_groups(numpy.arange(60), key, weight, overhead)
+        assert sorted(numpy.concatenate(groups).tolist()) == list(range(60))
+        # consecutive key ranges, in increasing order
+        bounds = [(key[g].min(), key[g].max()) for g in groups]
+        assert all(hi < lo for (_, hi), (lo, _) in zip(bounds, bounds[1:]))
+        # no split of the distinct keys into consecutive ranges is cheaper
+        values = sorted(set(key.tolist()))
+        best = float("inf")
+        for mask in range(2 ** (len(values) - 1)):
+            cuts = [values[i + 1] for i in range(len(values) - 1) if mask >> i & 1]
+            edges = [values[0]] + cuts + [values[-1] + 1]
+            split = [numpy.flatnonzero((key >= lo) & (key < hi)) for lo, hi in zip(edges, edges[1:])]
+            best = min(best, cost(split, overhead))
+        assert cost(groups, overhead) == pytest.approx(best)
+    assert len(padded_groups(numpy.arange(60), key, weight, 0.0)) == 6
+    assert len(padded_groups(numpy.arange(60), key, weight, 1e9)) == 1
+
+
+@pytest.mark.parametrize("loss", ["ns", "hs"])
+def test_vectors_window_step_parts_are_one_step(loss):
+    """Splitting a step into parts of different shapes (as the trainer does to
+    avoid padding) gives the same update as one padded part."""
+    import torch
+
+    counts = numpy.array([90, 60, 40, 30, 20, 12, 8, 5, 3, 2])
+    rng = numpy.random.default_rng(0)
+
+    def fresh():
+        model = Word2VecModel(counts, dim=8, loss=loss, seed=0)
+        model.output.copy_(torch.as_tensor(rng.normal(scale=0.3, size=model.output.shape), dtype=torch.float32))
+        return model
+
+    one, split = fresh(), fresh()
+    split.output.copy_(one.output)
+    targets = torch.as_tensor(rng.integers(0, len(counts), size=12))
+    input_ids = torch.as_tensor(rng.integers(0, len(counts), size=(12, 3)))
+    n_inputs = numpy.array([3, 1, 2, 3, 3, 1, 2, 2, 1, 1, 2, 2])
+    in_mask = torch.as_tensor(numpy.arange(3)[None, :] < n_inputs[:, None], dtype=torch.float32)
+    rows, labels, out_mask = one.output_rows(targets, torch.Generator().manual_seed(0), 2)
+    inputs = torch.nn.functional.embedding(input_ids, one.input)
+    before = one.output.clone()
+    grads, loss_one = window_step(one, [(inputs, in_mask, rows, labels, out_mask, input_ids)], 0.5, cap=4)
+    parts = []
+    for lo, hi, width in ((0, 5, 3), (5, 12, 2)):
+        mask = None if (in_mask[lo:hi, :width] == 1).all() else in_mask[lo:hi, :width]
+        labels_part = labels if labels.shape[0] == 1 else labels[lo:hi]
+        parts.append((inputs[lo:hi, :width], mask, rows[lo:hi], labels_part, out_mask[lo:hi], input_ids[lo:hi, :width]))
+    split_grads, loss_split = window_step(split, parts, 0.5, cap=4)
+    assert torch.allclose(split.output, one.output, atol=1e-6)
+    assert torch.allclose(split_grads[0], grads[0][:5], atol=1e-6)
+    assert torch.allclose(split_grads[1], grads[0][5:, :2], atol=1e-6)
+    assert float(loss_split) == pytest.approx(float(loss_one), rel=1e-5)
+    assert not torch.allclose(one.output, before)
 
 
 def test_vectors_window_shrinking_changes_pair_count():

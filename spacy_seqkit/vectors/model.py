@@ -1,8 +1,8 @@
 """Word2vec parameters and the two approximate losses as batched SGD steps.
 
-Both losses reduce to the same step: a hidden vector h per example (the center
+Both losses reduce to the same step: a hidden vector h per example (a context
 word's input vector for skip-gram, the mean of the context's input vectors for
-CBOW) is scored against T output rows with binary labels,
+CBOW) is scored against the center word's T output rows with binary labels,
 
     loss = -sum_t mask_t * log sigmoid(sign_t * h . out[rows_t])
 
@@ -92,27 +92,32 @@ class Word2VecModel:
 
         slot = torch.randint(0, self.n_words, shape, generator=generator, device=self.device)
         u = torch.rand(shape, generator=generator, device=self.device)
-        return torch.where(u < self.noise_accept[slot], slot, self.noise_alias[slot])
+        return torch.where(u < self.noise_accept.take(slot), slot, self.noise_alias.take(slot))
 
-    def output_rows(self, targets, generator, negative: int):
+    def output_rows(self, targets, generator, negative: int, width: int = 0, full: bool = False):
         """(rows, labels, mask) of shape (B, T) for the targets under this loss
-        (labels may be (1, T), broadcast over the batch)."""
+        (labels may be (1, T), broadcast over the batch). For hierarchical
+        softmax, `width` is the longest path among the targets (0: look it up)
+        and `full` says every path has that length, so no mask is needed (None)."""
         import torch
 
         if self.loss == "hs":
             # Trim the padding to the longest path in this batch.
-            width = max(1, int(self.lengths[targets].max()))
+            width = width or max(1, int(self.lengths[targets].max()))
+            # index_select on the narrowed tables: much cheaper than advanced indexing.
+            mask = None if full else self.path_mask[:, :width].index_select(0, targets)
             return (
-                self.points[targets, :width],
-                self.path_labels[targets, :width],
-                self.path_mask[targets, :width],
+                self.points[:, :width].index_select(0, targets),
+                self.path_labels[:, :width].index_select(0, targets),
+                mask,
             )
         noise = self.sample_noise((targets.shape[0], negative), generator)
         rows = torch.cat([targets[:, None], noise], dim=1)
+        # word2vec skips a noise draw equal to the target rather than pushing it away.
+        mask = (rows != targets[:, None]).float()
+        mask[:, 0] = 1.0
         labels = torch.zeros((1, negative + 1), device=self.device)  # broadcast over the batch
         labels[0, 0] = 1.0
-        # word2vec skips a noise draw equal to the target rather than pushing it away.
-        mask = torch.cat([torch.ones_like(targets[:, None]), noise != targets[:, None]], dim=1).float()
         return rows, labels, mask
 
     def log_prob_hs(self, center: int) -> "torch.Tensor":  # noqa: F821
@@ -130,51 +135,92 @@ class Word2VecModel:
         return self.input.detach().cpu().numpy().copy()
 
 
-def window_step(model: Word2VecModel, inputs, in_mask, rows, labels, out_mask, lr: float, cap: float, input_ids=None):
-    """One SGD step for G groups of P input vectors sharing T output rows.
+def window_step(model: Word2VecModel, parts, lr: float, cap: float):
+    """One SGD step over parts of G groups of P input vectors sharing T output rows.
 
-    inputs (G, P, d), in_mask (G, P); rows, labels, out_mask (G, T). Skip-gram
-    groups are a center's context window (word2vec.c scores each context word
-    against the center's output rows; with negative sampling the window shares
-    its K noise words, as in Ji et al. 2016's HogBatch); CBOW groups hold one
-    input, the mean of the context. Updates the output rows in place and
-    returns (lr-scaled gradient of the inputs, summed loss).
+    Each part is (inputs (G, P, d), in_mask (G, P), rows, labels, out_mask
+    (G, T), input_ids (G, P) or None); parts differ only in shape (the caller
+    splits a step by path length and input count to avoid padding), and all
+    are scored against the same parameters, so splitting does not change the
+    step. Skip-gram groups are a center's contexts, or several pairs of one
+    center word under hierarchical softmax (word2vec.c scores each context
+    word against the center's output rows; with negative sampling a window
+    shares its K noise words, as in Ji et al. 2016's HogBatch); CBOW groups
+    hold context means. A mask of None means no padding on that side.
+    Updates the output rows in place and returns (per part the lr-scaled
+    gradient of its inputs, summed loss).
 
     An output row hit n > cap times in the step (the Huffman root, a frequent
     word) gets its summed update scaled by cap / n: sequential SGD would have
     saturated long before n identical-direction updates, and the plain sum
-    diverges with large batches. Given `input_ids` (G, P), the same cap is
-    applied to the input gradient (scaling g, G*P*T numbers, rather than the
-    G*P*d gradient rows).
+    diverges with large batches. Inputs with `input_ids` get the same cap
+    (scaling g, G*P*T numbers, rather than the G*P*d gradient rows).
     """
     import torch
     from torch.nn.functional import embedding, logsigmoid
 
     out = model.output
-    O = embedding(rows, out)  # (G, T, d)
-    scores = torch.bmm(inputs, O.transpose(1, 2))  # (G, P, T)
-    weight = in_mask.unsqueeze(2) * out_mask.unsqueeze(1)
-    if MAX_EXP:
+    scored, loss = [], 0.0
+    for inputs, in_mask, rows, labels, out_mask, _ in parts:
+        O = embedding(rows, out)  # (G, T, d)
+        scores = torch.bmm(inputs, O.transpose(1, 2))  # (G, P, T)
         # word2vec.c / gensim leave a score outside (-MAX_EXP, MAX_EXP) untouched.
-        weight = weight * (scores.abs() < MAX_EXP)
-    # d loss / d score = sigmoid(score) - label; word2vec's g = (label - sigmoid) * lr
-    g = (labels.unsqueeze(1) - torch.sigmoid(scores)) * weight * lr
-    g_out = g.transpose(1, 2)  # (G, T, P)
-    if cap and input_ids is not None:
-        in_hits = torch.bincount(input_ids.reshape(-1), weights=in_mask.reshape(-1), minlength=model.n_words)
-        g_in = g * (cap / in_hits.clamp(min=1.0)).clamp(max=1.0).to(g.dtype)[input_ids].unsqueeze(2)
-    else:
-        g_in = g
-    grad_inputs = torch.bmm(g_in, O)  # (G, P, d)
-    flat_rows = rows.reshape(-1)
+        weight = (scores.abs() < MAX_EXP).to(scores.dtype)
+        if in_mask is not None:
+            weight.mul_(in_mask.unsqueeze(2))
+        if out_mask is not None:
+            weight.mul_(out_mask.unsqueeze(1))
+        # d loss / d score = sigmoid(score) - label; word2vec's g = (label - sigmoid) * lr
+        g = (labels.unsqueeze(1) - torch.sigmoid(scores)).mul_(weight).mul_(lr)
+        loss = loss - (logsigmoid((2 * labels.unsqueeze(1) - 1) * scores) * weight).sum()
+        scored.append((O, g))
+    out_scale = in_scale = None
     if cap:
-        hits = torch.bincount(flat_rows, weights=(out_mask * in_mask.sum(1, keepdim=True)).reshape(-1), minlength=out.shape[0])
-        scale = (cap / hits.clamp(min=1.0)).clamp(max=1.0).to(g.dtype)
-        g_out = g_out * scale[rows].unsqueeze(2)
-    grad_out = torch.bmm(g_out, inputs)  # (G, T, d)
-    out.index_add_(0, flat_rows, grad_out.reshape(-1, out.shape[1]))
-    loss = -(logsigmoid((2 * labels.unsqueeze(1) - 1) * scores) * weight).sum()
-    return grad_inputs, loss
+        # Each output row of a group is hit once per valid input of the group.
+        hit_rows, hit_weights = [], []
+        for inputs, in_mask, rows, _, out_mask, _ in parts:
+            if in_mask is not None:
+                per_group = in_mask.sum(1, keepdim=True).expand(rows.shape)
+            else:
+                per_group = torch.full(rows.shape, float(inputs.shape[1]), dtype=inputs.dtype, device=out.device)
+            weights = per_group if out_mask is None else out_mask * per_group
+            hit_rows.append(rows.reshape(-1))
+            hit_weights.append(weights.reshape(-1))
+        hits = torch.bincount(_cat(hit_rows), weights=_cat(hit_weights), minlength=out.shape[0])
+        out_scale = _cap_scale(hits, cap, out.dtype)
+        with_ids = [part for part in parts if part[5] is not None]
+        if with_ids:
+            ids = _cat([part[5].reshape(-1) for part in with_ids])
+            weights = None
+            if any(part[1] is not None for part in with_ids):
+                weights = _cat([
+                    (part[1] if part[1] is not None else torch.ones(part[5].shape, dtype=out.dtype, device=out.device)).reshape(-1)
+                    for part in with_ids
+                ])
+            in_scale = _cap_scale(torch.bincount(ids, weights=weights, minlength=model.n_words), cap, out.dtype)
+    grads = []
+    for (O, g), (inputs, _, rows, _, _, input_ids) in zip(scored, parts):
+        g_in = g if in_scale is None or input_ids is None else g * in_scale.take(input_ids).unsqueeze(2)
+        grads.append(torch.bmm(g_in, O))  # (G, P, d)
+        g_out = g.transpose(1, 2)  # (G, T, P)
+        if out_scale is not None:
+            g_out = g_out * out_scale.take(rows).unsqueeze(2)
+        # One input per group (CBOW): the gradient is an outer product, cheaper
+        # broadcast than as a K=1 matrix product.
+        grad_out = g_out * inputs if inputs.shape[1] == 1 else torch.bmm(g_out, inputs)  # (G, T, d)
+        out.index_add_(0, rows.reshape(-1), grad_out.reshape(-1, out.shape[1]))
+    return grads, loss
+
+
+def _cat(tensors):
+    import torch
+
+    return tensors[0] if len(tensors) == 1 else torch.cat(tensors)
+
+
+def _cap_scale(hits, cap: float, dtype):
+    """min(1, cap / hits) per row (1 for rows not hit)."""
+    return (cap / hits.to(dtype).clamp(min=cap))
 
 
 def add_to_inputs(model: Word2VecModel, ids, grads, cap: float, weights=None) -> None:
@@ -184,6 +230,6 @@ def add_to_inputs(model: Word2VecModel, ids, grads, cap: float, weights=None) ->
     import torch
 
     if cap:
-        hits = torch.bincount(ids, weights=weights, minlength=model.n_words).to(grads.dtype)
-        grads = grads * (cap / hits.clamp(min=1.0)).clamp(max=1.0)[ids].unsqueeze(1)
+        hits = torch.bincount(ids, weights=weights, minlength=model.n_words)
+        grads = grads * _cap_scale(hits, cap, grads.dtype).take(ids).unsqueeze(1)
     model.input.index_add_(0, ids, grads)

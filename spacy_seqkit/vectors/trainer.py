@@ -11,12 +11,19 @@ from ..util import check_choice, check_non_negative_int, check_positive_int, che
 from .model import LOSSES, MODELS, Word2VecModel, add_to_inputs, window_step
 from .vocab import Corpus, Vocabulary
 
-# Fewest centers worth a torch call of their own (measured: a step costs
-# ~30 torch calls, ~10 µs each, however small): per window bucket, per HS part.
-BUCKET_MIN = 1024
-PART_MIN = 256
-HS_PARTS = 2  # hierarchical softmax steps in up to 2 parts sorted by path length
-# Default batches: at least MIN_STEPS steps an epoch, at least MIN_BATCH centers a step.
+# What one more group (a torch call per operation, ~40 of them) costs, in
+# padded (input, output row) products: measured ~0.25 ms against ~60 ns a
+# product. Steps are split into groups of similar shape (see padded_groups).
+GROUP_COST = 4096
+# Hierarchical softmax items (pairs, centers) of one center word packed per unit
+# (see word_blocks).
+WORD_BLOCK = 16
+# Default batches: at least MIN_STEPS steps an epoch, at least MIN_BATCH centers a
+# step, at most DEFAULT_BATCH[(model, loss)]. Larger steps are faster, but with
+# the default cap a CBOW negative-sampling step of 4096 centers (lr 0.05)
+# diverged on the benchmark corpus for one seed in three; the others were
+# stable there at 4096 for three seeds.
+DEFAULT_BATCH = {("skipgram", "ns"): 4096, ("skipgram", "hs"): 4096, ("cbow", "ns"): 2048, ("cbow", "hs"): 4096}
 MIN_STEPS = 100
 MIN_BATCH = 64
 
@@ -25,11 +32,12 @@ MIN_BATCH = 64
 class Word2VecConfig:
     """Hyper-parameters, named and defaulted as in word2vec.c / gensim
     (lr=None picks word2vec.c's 0.025 for skip-gram and 0.05 for CBOW).
-    batch_size is the number of center words per SGD step (None: 4096 for
-    skip-gram, 2048 for CBOW, the fastest on a laptop-class CPU, but at most
-    1/MIN_STEPS of an epoch so that small corpora still get enough steps); cap
-    bounds how many updates one row takes at full rate in a step (0 = none);
-    device is a torch device (only "cpu" has been measured)."""
+    batch_size is the number of center words per SGD step (None: 2048 for
+    CBOW with negative sampling, else 4096, but at most 1/MIN_STEPS of an
+    epoch so that small corpora still get enough steps); cap bounds how many
+    updates one row takes at full rate in a step (0 = none; 256 let
+    4096-center steps diverge on a 264-word vocabulary); device is a torch
+    device (only "cpu" has been measured)."""
 
     model: str = "skipgram"
     loss: str = "ns"
@@ -44,7 +52,7 @@ class Word2VecConfig:
     threads: int = 1
     seed: int = 0
     batch_size: Optional[int] = None
-    cap: float = 256.0
+    cap: float = 64.0
     device: str = "cpu"
 
     def __post_init__(self) -> None:
@@ -88,12 +96,47 @@ def subsample(corpus: Corpus, keep_probs: numpy.ndarray, rng: numpy.random.Gener
     return numpy.flatnonzero(rng.random(len(corpus)) < keep_probs[corpus.ids])
 
 
-def window_buckets(window: int, n_centers: int):
-    """Ranges (lo, hi) of reduced window sizes stepped together: one per size
-    with many centers, fewer (padded to the range's largest window) with few."""
-    n = max(1, min(window, n_centers // BUCKET_MIN))
-    edges = numpy.linspace(0, window, n + 1).round().astype(int)
-    return [(int(edges[i]) + 1, int(edges[i + 1])) for i in range(n)]
+def padded_groups(positions: numpy.ndarray, key: numpy.ndarray, weight: numpy.ndarray, overhead: float) -> List[numpy.ndarray]:
+    """Split `positions` into groups of consecutive `key` values, each padded
+    to its largest key, minimising sum(overhead + largest key * summed
+    `weight`) over the groups (exact, by dynamic programming over the
+    distinct keys: few, as they are path lengths or input counts)."""
+    order = positions[numpy.argsort(key[positions], kind="stable")]
+    keys = key[order]
+    starts = numpy.flatnonzero(numpy.r_[True, keys[1:] != keys[:-1]])
+    values = keys[starts].tolist()
+    cum = numpy.concatenate([[0.0], numpy.cumsum(numpy.add.reduceat(weight[order].astype("float64"), starts))]).tolist()
+    m = len(values)
+    best, cut = [0.0] + [float("inf")] * m, [0] * (m + 1)
+    for j in range(1, m + 1):
+        for i in range(j):
+            cost = best[i] + overhead + values[j - 1] * (cum[j] - cum[i])
+            if cost < best[j]:
+                best[j], cut[j] = cost, i
+    bounds = list(starts) + [order.size]
+    groups, j = [], m
+    while j > 0:
+        groups.append(order[bounds[cut[j]] : bounds[j]])
+        j = cut[j]
+    return groups[::-1]
+
+
+def word_blocks(words: numpy.ndarray, block: int):
+    """Pack the items of each word into units of at most `block`: returns
+    (word of each unit, members (U, block) item positions with -1 padding,
+    fill (U,) items per unit), units in increasing word order."""
+    order = numpy.argsort(words, kind="stable")
+    sorted_words = words[order]
+    starts = numpy.flatnonzero(numpy.r_[True, sorted_words[1:] != sorted_words[:-1]])
+    run = numpy.diff(numpy.r_[starts, words.size])
+    rank = numpy.arange(words.size) - numpy.repeat(starts, run)
+    n_blocks = (run + block - 1) // block
+    first_block = numpy.concatenate([[0], numpy.cumsum(n_blocks)[:-1]])
+    unit = numpy.repeat(first_block, run) + rank // block
+    members = numpy.full((int(n_blocks.sum()), block), -1, dtype="int64")
+    members[unit, rank % block] = order
+    fill = numpy.bincount(unit, minlength=members.shape[0])
+    return numpy.repeat(sorted_words[starts], n_blocks), members, fill
 
 
 def _offsets(window: int) -> numpy.ndarray:
@@ -111,6 +154,27 @@ def context_matrix(ids: numpy.ndarray, sentence: numpy.ndarray, centers: numpy.n
     return ids[pos], valid
 
 
+def context_range(ids: numpy.ndarray, sentence: numpy.ndarray, begin: int, end: int, window: int):
+    """context_matrix for the centers begin .. end - 1, built from 2 * window
+    shifted slices rather than an (n, 2 * window) gather (several times faster)."""
+    offsets = _offsets(window)
+    n = end - begin
+    own_ids, own_sentence = ids[begin:end], sentence[begin:end]
+    # One row per offset, so that each is written contiguously; returned transposed.
+    ctx = numpy.empty((offsets.size, n), dtype=ids.dtype)
+    valid = numpy.zeros((offsets.size, n), dtype=bool)
+    for k, offset in enumerate(offsets.tolist()):
+        lo, hi = begin + offset, end + offset
+        a, b = max(lo, 0), min(hi, ids.size)
+        if a - lo > 0 or hi - b > 0:
+            # Positions outside the corpus are invalid (and hold the center's own id).
+            ctx[k] = own_ids
+        if a < b:
+            ctx[k, a - lo : b - lo] = ids[a:b]
+            valid[k, a - lo : b - lo] = sentence[a:b] == own_sentence[a - lo : b - lo]
+    return ctx.T, valid.T
+
+
 class Word2VecTrainer:
     """Trains skip-gram or CBOW with negative sampling or hierarchical softmax."""
 
@@ -125,12 +189,13 @@ class Word2VecTrainer:
         self.model = Word2VecModel(vocab.counts, dim=config.dim, loss=config.loss, seed=config.seed, device=config.device)
         if config.loss == "hs":
             self._path_lengths = self.model.lengths.cpu().numpy()
+        self._distance = numpy.abs(_offsets(config.window))
 
     def batch_size(self, n_words: int) -> int:
         """Center words per SGD step for a corpus of n_words."""
         if self.config.batch_size is not None:
             return self.config.batch_size
-        fastest = 4096 if self.config.model == "skipgram" else 2048
+        fastest = DEFAULT_BATCH[self.config.model, self.config.loss]
         # Large batches are fast but few steps learn little: keep >= MIN_STEPS an epoch.
         return int(min(fastest, max(MIN_BATCH, n_words // MIN_STEPS)))
 
@@ -183,26 +248,10 @@ class Word2VecTrainer:
                     # Linear decay over raw words read (subsampled ones included), as word2vec.c.
                     raw_done = epoch * n + (int(kept[begin]) if kept.size else 0)
                     lr = max(cfg.min_lr, cfg.lr - (cfg.lr - cfg.min_lr) * raw_done / total)
-                    if cfg.model == "skipgram":
-                        step_loss, step_n = 0.0, 0
-                        # Centers are bucketed by their reduced window so that a bucket's
-                        # context matrix carries little padding; a bucket per window size
-                        # only pays off with many centers (each bucket is a torch call).
-                        for lo, hi in window_buckets(cfg.window, end - begin):
-                            r = reduced[begin:end]
-                            centers = begin + numpy.flatnonzero((r >= lo) & (r <= hi))
-                            if centers.size:
-                                ctx, valid = context_matrix(ids, sentence, centers, hi)
-                                if lo < hi:
-                                    valid &= numpy.abs(_offsets(hi))[None, :] <= reduced[centers, None]
-                                bucket_loss, bucket_n = self._step(self._skipgram_update, ids[centers], ctx, valid, lr, gen)
-                                step_loss += bucket_loss
-                                step_n += bucket_n
-                    else:
-                        centers = numpy.arange(begin, end)
-                        ctx, valid = context_matrix(ids, sentence, centers, cfg.window)
-                        valid &= numpy.abs(_offsets(cfg.window))[None, :] <= reduced[begin:end, None]
-                        step_loss, step_n = self._step(self._cbow_update, ids[centers], ctx, valid, lr, gen)
+                    ctx, valid = context_range(ids, sentence, begin, end, cfg.window)
+                    valid &= self._distance[None, :] <= reduced[begin:end, None]
+                    update = self._skipgram_update if cfg.model == "skipgram" else self._cbow_update
+                    step_loss, step_n = self._step(update, ids[begin:end], ctx, valid, lr, gen)
                     loss_sum += step_loss
                     n_examples += step_n
                     new_done = int(kept[end - 1]) + 1 if end < ids.size else n
@@ -222,64 +271,129 @@ class Word2VecTrainer:
         return result
 
     def _step(self, update, targets, ctx, valid, lr, gen):
-        """One SGD step with `update` (skip-gram or CBOW) over the centers that
-        have a context, in parts of similar path length (see _path_parts)."""
-        keep = valid.any(axis=1)
-        targets, ctx, valid = targets[keep], ctx[keep], valid[keep]
-        total_loss, total_n = 0.0, 0
-        for part in self._path_parts(targets):
-            loss, n = update(targets[part], ctx[part], valid[part], lr, gen)
-            total_loss += loss
-            total_n += n
-        return total_loss, total_n
-
-    def _skipgram_update(self, targets, ctx, valid, lr, gen):
-        import torch
-
-        model, cfg = self.model, self.config
-        if not targets.size:
-            return 0.0, 0
-        device = model.device
-        ctx_t = torch.as_tensor(ctx, device=device)
-        in_mask = torch.as_tensor(valid, dtype=model.input.dtype, device=device)
-        inputs = torch.nn.functional.embedding(ctx_t, model.input)  # (G, 2b, d)
-        rows, labels, mask = model.output_rows(torch.as_tensor(targets, device=device), gen, cfg.negative)
-        grad_in, loss = window_step(model, inputs, in_mask, rows, labels, mask, lr, cfg.cap, input_ids=ctx_t)
-        # Padding positions have an exactly zero gradient: adding them is cheaper
-        # than selecting the valid ones. The cap is already in grad_in.
-        model.input.index_add_(0, ctx_t.reshape(-1), grad_in.reshape(-1, grad_in.shape[2]))
-        return loss, int(valid.sum())
-
-    def _path_parts(self, targets: numpy.ndarray) -> List[numpy.ndarray]:
-        """Hierarchical softmax pads each path to the longest in the batch; sorting
-        the centers by path length and stepping in HS_PARTS parts trims most of it."""
-        parts = min(HS_PARTS, targets.size // PART_MIN)
-        if self.config.loss != "hs" or parts <= 1:
-            return [numpy.arange(targets.size)]
-        order = numpy.argsort(self._path_lengths[targets], kind="stable")
-        return numpy.array_split(order, parts)
-
-    def _cbow_update(self, targets, ctx, valid, lr, gen):
-        import torch
-
-        model, cfg = self.model, self.config
+        """One SGD step with `update` (skip-gram or CBOW) over the centers of a
+        chunk: ctx, valid (n, 2 * window) are their context matrix and mask."""
         count = valid.sum(axis=1)
         keep = count > 0
         if not keep.any():
             return 0.0, 0
-        targets, count = targets[keep], count[keep]
+        return update(targets[keep], ctx[keep], valid[keep], count[keep], lr, gen)
+
+    def _groups(self, words: numpy.ndarray, fill: numpy.ndarray) -> List[numpy.ndarray]:
+        """Units grouped by path length (hierarchical softmax), then by how
+        many inputs they hold, so that the padded (inputs x output rows) box of
+        a group is mostly real work, without more groups than pay off."""
+        units = numpy.arange(words.size)
+        if self.config.loss == "hs":
+            lengths = self._path_lengths[words]
+            groups = padded_groups(units, lengths, fill, GROUP_COST)
+            widths = [int(lengths[group].max()) for group in groups]
+        else:
+            groups, widths = [units], [self.config.negative + 1]
+        if fill.max() == fill.min():
+            return groups
+        ones = numpy.ones_like(fill)
+        return [part for group, width in zip(groups, widths) for part in padded_groups(group, fill, ones * width, GROUP_COST)]
+
+    def _output_rows(self, words, gen):
+        """The output rows, labels and mask of the words (see Word2VecModel.output_rows)."""
+        import torch
+
+        model = self.model
+        width, full = 0, False
+        if self.config.loss == "hs":
+            lengths = self._path_lengths[words]
+            width, full = max(1, int(lengths.max())), bool(lengths.min() == lengths.max())
+        words_t = torch.as_tensor(words, device=model.device)
+        return model.output_rows(words_t, gen, self.config.negative, width=width, full=full)
+
+    def _group_inputs(self, members, fill):
+        """(member ids (U, P) as a tensor with padding pointing at item 0, the
+        input mask or None) of a group of units, P its largest fill."""
+        import torch
+
+        width = int(fill.max())
+        members = members[:, :width]
+        mask = None
+        if fill.min() < width:
+            members = numpy.maximum(members, 0)
+            mask = torch.as_tensor(
+                numpy.arange(width)[None, :] < fill[:, None], dtype=self.model.input.dtype, device=self.model.device
+            )
+        return torch.as_tensor(members, device=self.model.device), mask
+
+    def _skipgram_update(self, targets, ctx, valid, count, lr, gen):
+        """Skip-gram: each context word's input vector is scored against the
+        center's output rows."""
+        import torch
+
+        model, cfg = self.model, self.config
+        if self.config.loss == "hs":
+            # One item per (center, context) pair; the pairs of one center word
+            # share its path, so they are packed WORD_BLOCK to a unit: a bigger
+            # matrix per product, which is what makes small products cheap.
+            pair_ctx = ctx[valid]
+            words, members, fill = word_blocks(numpy.repeat(targets, count), WORD_BLOCK)
+            items = numpy.where(members >= 0, pair_ctx[members], 0)
+        else:
+            # One unit per center (it has its own noise words): its contexts,
+            # packed to the front of the row.
+            items = numpy.zeros_like(ctx)
+            rows, cols = numpy.nonzero(valid)
+            items[rows, numpy.cumsum(valid, axis=1)[rows, cols] - 1] = ctx[rows, cols]
+            words, fill = targets, count
+        # Negative sampling: draw the whole step's noise in one call.
+        shared = None if cfg.loss == "hs" else self._output_rows(words, gen)
+        parts = []
+        for group in self._groups(words, fill):
+            ids_t, in_mask = self._group_inputs(items[group], fill[group])
+            inputs = torch.nn.functional.embedding(ids_t, model.input)  # (U, P, d)
+            if shared is None:
+                rows, labels, mask = self._output_rows(words[group], gen)
+            else:
+                group_t = torch.as_tensor(group, device=model.device)
+                rows, labels, mask = shared[0][group_t], shared[1], shared[2][group_t]
+            parts.append((inputs, in_mask, rows, labels, mask, ids_t))
+        grads, loss = window_step(model, parts, lr, cfg.cap)
+        for grad_in, part in zip(grads, parts):
+            # Padding positions have an exactly zero gradient: adding them is cheaper
+            # than selecting the valid ones. The cap is already in grad_in.
+            model.input.index_add_(0, part[5].reshape(-1), grad_in.reshape(-1, grad_in.shape[2]))
+        return loss, int(count.sum())
+
+    def _cbow_update(self, targets, ctx, valid, count, lr, gen):
+        """CBOW: the mean of the context's input vectors is scored against the
+        center's output rows; its gradient goes to every context word."""
+        import torch
+
+        model, cfg = self.model, self.config
         device = model.device
-        flat_ctx = torch.as_tensor(ctx[keep][valid[keep]], device=device)
-        count_t = torch.as_tensor(count, device=device)
+        flat_ctx = torch.as_tensor(ctx[valid], device=device)
         offsets = torch.as_tensor(numpy.concatenate([[0], numpy.cumsum(count[:-1])]), device=device)
         # gensim's cbow_mean=1: the hidden vector is the mean of the context vectors
         # (embedding_bag sums the ragged windows without padding).
-        hidden = torch.nn.functional.embedding_bag(flat_ctx, model.input, offsets, mode="mean").unsqueeze(1)
-        rows, labels, mask = model.output_rows(torch.as_tensor(targets, device=device), gen, cfg.negative)
-        ones = torch.ones(hidden.shape[:2], dtype=hidden.dtype, device=device)
-        grad_hidden, loss = window_step(model, hidden, ones, rows, labels, mask, lr, cfg.cap)
+        hidden = torch.nn.functional.embedding_bag(flat_ctx, model.input, offsets, mode="mean")
+        if cfg.loss == "ns":
+            # One unit per center, in order: no packing to undo.
+            rows, labels, mask = self._output_rows(targets, gen)
+            grads, loss = window_step(model, [(hidden.unsqueeze(1), None, rows, labels, mask, None)], lr, cfg.cap)
+            grad_hidden = grads[0].squeeze(1)
+        else:
+            # Centers of one word share its path: WORD_BLOCK of them to a unit.
+            words, members, fill = word_blocks(targets, WORD_BLOCK)
+            parts, part_ids = [], []
+            for group in self._groups(words, fill):
+                ids_t, in_mask = self._group_inputs(members[group], fill[group])
+                rows, labels, mask = self._output_rows(words[group], gen)
+                parts.append((torch.nn.functional.embedding(ids_t, hidden), in_mask, rows, labels, mask, None))
+                part_ids.append(ids_t)
+            grads, loss = window_step(model, parts, lr, cfg.cap)
+            grad_hidden = torch.zeros_like(hidden)
+            for grad, ids_t in zip(grads, part_ids):
+                # Every center is in exactly one slot; padding slots carry a zero gradient.
+                grad_hidden.index_add_(0, ids_t.reshape(-1), grad.reshape(-1, grad.shape[2]))
         # word2vec.c adds the whole hidden gradient to every context word.
-        grad_ctx = torch.repeat_interleave(grad_hidden.squeeze(1), count_t, dim=0)
+        grad_ctx = torch.repeat_interleave(grad_hidden, torch.as_tensor(count, device=device), dim=0)
         add_to_inputs(model, flat_ctx, grad_ctx, cfg.cap)
         return loss, int(targets.size)
 
