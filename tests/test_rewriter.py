@@ -419,3 +419,63 @@ def test_rewriter_gold_from_docbin_user_data(tmp_path):
     nlp.initialize(lambda: examples)
     losses = nlp.update(examples)
     assert losses["seqkit_rewriter"] > 0
+
+
+def test_rewriter_trip_resolves_names_and_prefers_known_places():
+    from spacy_seqkit.travel.tor import rewrite_trip, trip_of
+
+    # A typo in a rewrite is resolved to the gazetteer's spelling.
+    trip = rewrite_trip("Marseile > Paris")
+    assert (trip["departure"], trip["arrival"], trip["is_valid"]) == ("Marseille", "Paris", True)
+    assert trip["departure_text"] == "Marseile"
+    # The first n-best rewrite naming only known places wins over a better-scored one.
+    nbest = [("Xqzvwk > Paris", -0.1), ("Dijon > Paris", -0.5), ("INVALID", -0.9)]
+    assert rewrite_trip(nbest[0][0], nbest)["departure"] == "Dijon"
+    # A known trip wins over INVALID, whatever their order; INVALID over unknown places.
+    assert rewrite_trip("INVALID", [("INVALID", -0.1), ("Dijon > Paris", -2.0)])["arrival"] == "Paris"
+    assert rewrite_trip("INVALID", [("INVALID", -0.1), ("Xqzvwk > Paris", -0.2)])["is_valid"] is False
+    # No acceptable rewrite: the best one, unknown names kept as written.
+    assert rewrite_trip("Xqzvwk > Paris", nbest[:1])["departure"] == "Xqzvwk"
+    nlp = spacy.blank("fr")
+    doc = nlp.make_doc("de marseile a paris")
+    doc._.rewrite, doc._.rewrite_nbest = "Marseile > Paris", [("Marseile > Paris", -0.2)]
+    assert trip_of(doc)["departure"] == "Marseille"
+
+
+def test_rewriter_copy_in_other_case():
+    """A copied unit may take the other case ("paris" -> "Paris"), and the
+    mixed generate / copy / copy-in-other-case distribution sums to 1."""
+    from spacy_seqkit.layers.seq2seq import Seq2SeqRewriter, _prepare, other_case
+
+    assert [other_case(u) for u in ("m", "M", "é", "-", "paris", "PARIS", "Paris")] == [
+        "M", "m", "É", "-", "Paris", "paris", "paris"
+    ]
+    fix_random_seed(0)
+    nlp = spacy.blank("fr")
+    docs = [nlp.make_doc(t) for t in ("de paris a lyon", "vers lyon depuis paris")]
+    model = Seq2SeqRewriter(copy=True, embed_width=8, hidden_width=16)
+    model.initialize(X=docs, Y=["Paris > Lyon", "Paris > Lyon"])
+    inputs, _ = _prepare(model, docs, None)
+    target_ids = {u: i for i, u in enumerate(model.attrs["target_vocab"])}
+    p_position = docs[0].text.index("p")
+    assert inputs.src_alt[0, p_position] == target_ids["P"]
+    assert inputs.src_ext[0, p_position] != target_ids["P"]
+    module = model.get_ref("seq2seq").shims[0]._model
+    module.eval()
+    with torch.no_grad():
+        # Gates forced: every unit copied, always in the other case.
+        for gate, bias in ((module.gen_gate, -40.0), (module.case_gate, 40.0)):
+            gate.weight.zero_()
+            gate.bias.fill_(bias)
+        state = module.encode(
+            torch.as_tensor(inputs.src), None, inputs.lengths, torch.as_tensor(inputs.src_ext),
+            inputs.n_ext, torch.as_tensor(inputs.src_alt),
+        )
+        o, attn, ctx, emb, state = module.step_hidden(torch.ones(2, dtype=torch.long), state)
+        probs = module.full_log_probs(o, attn, ctx, emb, state).exp()
+    assert torch.allclose(probs.sum(-1), torch.ones(2), atol=1e-5)
+    # P(P) is the attention on the source's "p"s; nothing goes to the lowercase "p".
+    on_p = torch.tensor([[ch == "p" for ch in doc.text] + [False] * (attn.shape[1] - len(doc.text)) for doc in docs])
+    assert torch.allclose(probs[:, target_ids["P"]], (attn * on_p).sum(-1), atol=1e-5)
+    if "p" in target_ids:
+        assert float(probs[:, target_ids["p"]].max()) < 1e-6

@@ -1,5 +1,6 @@
 """Seq2seq rewriter: bi-LSTM encoder, attentional LSTM decoder, approximate
-output layers, optional copy mechanism; a thinc Model around a torch module.
+output layers, optional copy mechanism (a copied unit may take the other case:
+"marseille" -> "Marseille"); a thinc Model around a torch module.
 
 Source units are the characters of the text (embedded here) or the doc's tokens
 (vectors from any spaCy embedding sub-model, trained through this model's
@@ -44,6 +45,13 @@ def split_units(text: str, unit: str) -> List[str]:
 
 def join_units(units: Sequence[str], unit: str) -> str:
     return "".join(units) if unit == "characters" else " ".join(units)
+
+
+def other_case(unit: str) -> str:
+    """The form a copy may take in the other case: "m" <-> "M", "paris" ->
+    "Paris", "PARIS" or "Paris" -> "paris"."""
+    lower = unit.lower()
+    return lower if unit != lower else unit[:1].upper() + unit[1:]
 
 
 def build_vocab(
@@ -164,10 +172,13 @@ class Seq2SeqModule(torch.nn.Module):
         self.output = build_output_layer(output_layer, H, self.n_target, target_counts, n_samples)
         if copy:
             self.gen_gate = torch.nn.Linear(2 * H + E, 1)
+            # Copy with the other case: "marseille" in a request, "Marseille" in
+            # the rewrite. A second gate says which form a copy takes.
+            self.case_gate = torch.nn.Linear(2 * H + E, 1)
         self.drop = torch.nn.Dropout(dropout)
 
     # -- encoder
-    def encode(self, src, index, lengths: List[int], src_ext=None, n_ext: int = 0) -> Dict:
+    def encode(self, src, index, lengths: List[int], src_ext=None, n_ext: int = 0, src_alt=None) -> Dict:
         """Encode padded sources (lengths include the end marker) into the
         decoder's initial state: one row per batch item."""
         B, S = len(lengths), max(lengths)
@@ -216,6 +227,7 @@ class Seq2SeqModule(torch.nn.Module):
         }
         if self.copy:
             state["src_ext"] = src_ext
+            state["src_alt"] = src_ext if src_alt is None else src_alt
         return state
 
     # -- attention and one decoder step
@@ -258,9 +270,13 @@ class Seq2SeqModule(torch.nn.Module):
         lp = lp.index_fill(1, torch.tensor([PAD, BOS], device=lp.device), float("-inf"))
         if not self.copy:
             return lp
-        p_gen = torch.sigmoid(self.gen_gate(torch.cat([o, ctx, emb], -1)))
+        features = torch.cat([o, ctx, emb], -1)
+        p_gen = torch.sigmoid(self.gen_gate(features))
+        p_alt = torch.sigmoid(self.case_gate(features))
         extra = lp.new_zeros(lp.shape[0], state["n_ext"] - self.n_target)
-        p = torch.cat([p_gen * lp.exp(), extra], -1).scatter_add(1, state["src_ext"], (1 - p_gen) * attn)
+        p = torch.cat([p_gen * lp.exp(), extra], -1)
+        p = p.scatter_add(1, state["src_ext"], (1 - p_gen) * (1 - p_alt) * attn)
+        p = p.scatter_add(1, state["src_alt"], (1 - p_gen) * p_alt * attn)
         return p.log()
 
     def decode_step(self, tokens, state):
@@ -271,7 +287,7 @@ class Seq2SeqModule(torch.nn.Module):
     def reorder(state: Dict, index, beams_only: bool) -> Dict:
         """Select rows of every per-row tensor; the encoder memory only moves
         when rows change batch item (beams of one item share it)."""
-        fixed = ("memory", "keys", "mask", "src_ext")
+        fixed = ("memory", "keys", "mask", "src_ext", "src_alt")
         new = {}
         for key, value in state.items():
             if not isinstance(value, torch.Tensor) or (beams_only and key in fixed):
@@ -283,10 +299,10 @@ class Seq2SeqModule(torch.nn.Module):
         return new
 
     # -- training
-    def forward(self, src, index, lengths, tgt, src_ext, n_ext, ss_prob, label_smoothing):
+    def forward(self, src, index, lengths, tgt, src_ext, n_ext, ss_prob, label_smoothing, src_alt=None):
         """Mean loss per gold target unit (shape (1,)); tgt is (B, T) with BOS
         first, EOS last, PAD after."""
-        state = self.encode(src, index, lengths, src_ext, n_ext)
+        state = self.encode(src, index, lengths, src_ext, n_ext, src_alt)
         B, T = tgt.shape[0], tgt.shape[1] - 1
         steps = []
         prev = tgt[:, 0]
@@ -313,19 +329,24 @@ class Seq2SeqModule(torch.nn.Module):
         else:
             A, C, E = rows(1), rows(2), rows(3)
             ext = src_ext[:, None, :].expand(B, T, -1).flatten(0, 1)[keep]
+            alt = state["src_alt"][:, None, :].expand(B, T, -1).flatten(0, 1)[keep]
             in_vocab = y < self.n_target
             y_vocab = torch.where(in_vocab, y, torch.full_like(y, UNK))
-            p_gen = torch.sigmoid(self.gen_gate(torch.cat([O, C, E], -1)))[:, 0]
+            features = torch.cat([O, C, E], -1)
+            p_gen = torch.sigmoid(self.gen_gate(features))[:, 0]
+            p_alt = torch.sigmoid(self.case_gate(features))
             p_vocab = self.output.target_log_prob(O, y_vocab).exp() * in_vocab
-            p_copy = (A * (ext == y[:, None])).sum(-1)
+            A_same, A_alt = A * (1 - p_alt), A * p_alt
+            p_copy = (A_same * (ext == y[:, None])).sum(-1) + (A_alt * (alt == y[:, None])).sum(-1)
             loss = -(p_gen * p_vocab + (1 - p_gen) * p_copy).clamp_min(1e-12).log()
             if label_smoothing > 0:
                 # Smooth over the fixed vocabulary with the mixed distribution.
-                ext_in = ext < self.n_target
                 P = p_gen[:, None] * torch.softmax(self.output.logits(O), -1)
-                P = P.scatter_add(
-                    1, torch.where(ext_in, ext, torch.zeros_like(ext)), (1 - p_gen)[:, None] * A * ext_in
-                )
+                for ids, weights in ((ext, A_same), (alt, A_alt)):
+                    ids_in = ids < self.n_target
+                    P = P.scatter_add(
+                        1, torch.where(ids_in, ids, torch.zeros_like(ids)), (1 - p_gen)[:, None] * weights * ids_in
+                    )
                 smooth = -P.clamp_min(1e-12).log().mean(-1)
                 loss = (1 - label_smoothing) * loss + label_smoothing * smooth
         return (loss.sum() / max(int(y.shape[0]), 1)).reshape(1)
@@ -475,6 +496,7 @@ class _Inputs(NamedTuple):
     n_ext: int
     ss_prob: float
     label_smoothing: float
+    src_alt: Optional[numpy.ndarray] = None  # copy ids of the units in the other case
 
 
 class _UnitIndex:
@@ -512,7 +534,7 @@ def _prepare(model: Model, docs, targets: Optional[Sequence[str]], ss_prob: floa
             src_ids[i, : len(u)] = [src_index.get(ch, UNK) for ch in u]
             src_ids[i, len(u)] = EOS
     oovs: List[List[str]] = [[] for _ in docs]
-    src_ext, n_ext = None, V
+    src_ext, src_alt, n_ext = None, None, V
     if model.attrs["copy"]:
         src_ext = numpy.zeros((B, S), dtype="int64")
         for i, u in enumerate(units):
@@ -527,6 +549,12 @@ def _prepare(model: Model, docs, targets: Optional[Sequence[str]], ss_prob: floa
                     src_ext[i, j] = local[unit]
             src_ext[i, len(u)] = EOS
         n_ext = V + max((len(o) for o in oovs), default=0)
+        src_alt = src_ext.copy()
+        for i, u in enumerate(units):
+            for j, unit in enumerate(u):
+                other = tgt_index.get(other_case(unit))
+                if other is not None:
+                    src_alt[i, j] = other
     tgt = None
     if targets is not None:
         seqs = []
@@ -543,7 +571,7 @@ def _prepare(model: Model, docs, targets: Optional[Sequence[str]], ss_prob: floa
         tgt = numpy.zeros((B, max(len(s) for s in seqs)), dtype="int64")
         for i, s in enumerate(seqs):
             tgt[i, : len(s)] = s
-    inputs = _Inputs(src_ids, lengths, tgt, src_ext, n_ext, ss_prob, model.attrs["label_smoothing"])
+    inputs = _Inputs(src_ids, lengths, tgt, src_ext, n_ext, ss_prob, model.attrs["label_smoothing"], src_alt)
     return inputs, oovs
 
 
@@ -566,7 +594,8 @@ def _convert_inputs(model: Model, X: _Inputs, is_train: bool):
     src, index = _source_tensors(model.ops, X.src, X.lengths, width, device, is_train)
     tensor = lambda a: None if a is None else torch.as_tensor(a, device=device)
     args = ArgsKwargs(
-        args=(src, index, X.lengths, tensor(X.tgt), tensor(X.src_ext), X.n_ext, X.ss_prob, X.label_smoothing),
+        args=(src, index, X.lengths, tensor(X.tgt), tensor(X.src_ext), X.n_ext, X.ss_prob, X.label_smoothing,
+              tensor(X.src_alt)),
         kwargs={},
     )
 
@@ -648,12 +677,13 @@ def predict_rewrites(
         model.ops, inputs.src, inputs.lengths, model.attrs["source_width"] or 0, device, False
     )
     src_ext = None if inputs.src_ext is None else torch.as_tensor(inputs.src_ext, device=device)
+    src_alt = None if inputs.src_alt is None else torch.as_tensor(inputs.src_alt, device=device)
     max_lengths = [int(max_length_ratio * (n - 1)) + max_length_extra for n in inputs.lengths]
     was_training = module.training
     module.eval()
     try:
         with torch.no_grad():
-            state = module.encode(src, index, inputs.lengths, src_ext, inputs.n_ext)
+            state = module.encode(src, index, inputs.lengths, src_ext, inputs.n_ext, src_alt)
             kwargs = dict(bos=BOS, eos=EOS, alpha=length_penalty)
             if search == "greedy" or (search == "batched" and beam_size == 1):
                 found = greedy_search(module.decode_step, state, max_lengths, **kwargs)
