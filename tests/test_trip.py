@@ -157,3 +157,23 @@ def test_trip_scorer_compares_with_gold_entities(nlp):
     assert score_trips([Example(right, gold)])["trip_acc"] == 1.0
     assert score_trips([Example(right, gold), Example(wrong, gold)])["trip_acc"] == 0.5
     assert score_trips([Example(wrong, gold)])["trip_validity_acc"] == 1.0
+
+
+def test_trip_rewrites_ents_to_the_mentions_it_read(nlp):
+    text = "paris lyon samedi"
+    doc = with_ents(nlp, text, [("paris lyon", "DEPART"), ("samedi", "ARRIVEE")])
+    doc = nlp.get_pipe("seqkit_trip")(doc)
+    assert [(e.text, e.label_) for e in doc.ents] == [("paris", "DEPART"), ("lyon", "ARRIVEE")]
+    assert (doc._.trip["departure"], doc._.trip["arrival"]) == ("Paris", "Lyon")
+    doc = with_ents(nlp, "je monte a niort et je descend a poitiers", [("niort", "VIA"), ("poitiers", "VIA")])
+    doc = nlp.get_pipe("seqkit_trip")(doc)
+    assert [(e.text, e.label_) for e in doc.ents] == [("niort", "DEPART"), ("poitiers", "ARRIVEE")]
+
+
+def test_trip_leaves_ents_alone_without_fix_ents():
+    nlp = spacy.blank("fr")
+    nlp.add_pipe("seqkit_trip", config={"fix_ents": False})
+    doc = with_ents(nlp, "paris lyon samedi", [("paris lyon", "DEPART"), ("samedi", "ARRIVEE")])
+    doc = nlp.get_pipe("seqkit_trip")(doc)
+    assert [(e.text, e.label_) for e in doc.ents] == [("paris lyon", "DEPART"), ("samedi", "ARRIVEE")]
+    assert (doc._.trip["departure"], doc._.trip["arrival"]) == ("Paris", "Lyon")

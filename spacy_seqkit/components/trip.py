@@ -43,6 +43,11 @@ class TripResolver:
       last arrival is the arrival, the ones between are stops.
     Otherwise the departure is the first DEPART and the arrival the first ARRIVEE.
     A trip is valid with two different ends.
+
+    With `fix_ents` (the default), `doc.ents` become the mentions the trip was
+    read from, with the roles they ended up with, so entities and trip agree:
+    "paris lyon" tagged as one DEPART becomes DEPART "paris" + ARRIVEE "lyon",
+    and "samedi" tagged DEPART is no entity any more.
     """
 
     def __init__(
@@ -51,8 +56,10 @@ class TripResolver:
         name: str,
         resolve_names: bool = True,
         known_places_only: bool = True,
+        fix_ents: bool = True,
     ) -> None:
         self.name = name
+        self.fix_ents = fix_ents
         self.resolve_names = resolve_names
         self.known_places_only = known_places_only
         self._gazetteer = None
@@ -66,8 +73,9 @@ class TripResolver:
             self._gazetteer = Gazetteer()
         return self._gazetteer
 
-    def places(self, span: Span) -> List[Tuple[str, str]]:
-        """The (mention, name) pairs a span names, in reading order.
+    def places(self, span: Span) -> List[Tuple[Span, str]]:
+        """The (mention, name) pairs a span names, in reading order; each mention
+        is the span itself or a part of it.
 
         A span that names a known place as a whole is that place. Otherwise, with
         `known_places_only`, it is read left to right as its longest known runs of
@@ -78,12 +86,12 @@ class TripResolver:
         as typed.
         """
         if not self.resolve_names:
-            return [(span.text, span.text)]
+            return [(span, span.text)]
         name = self.gazetteer.resolve(span.text)
         if name is not None:
-            return [(span.text, name)]
+            return [(span, name)]
         if not self.known_places_only:
-            return [(span.text, span.text)]
+            return [(span, span.text)]
         found, function_words = [], []
         start, n = 0, len(span)
         while start < n:
@@ -94,7 +102,7 @@ class TripResolver:
                 name = self.gazetteer.resolve(part.text)
                 if name is not None:
                     is_function_word = len(part) == 1 and part[0].is_stop
-                    (function_words if is_function_word else found).append((part.text, name))
+                    (function_words if is_function_word else found).append((part, name))
                     start = end
                     break
             else:
@@ -102,6 +110,11 @@ class TripResolver:
         return found or function_words[:1]
 
     def trip_from_spans(self, spans: Iterable[Span]) -> Dict[str, Any]:
+        return self.read(spans)[0]
+
+    def read(self, spans: Iterable[Span]) -> Tuple[Dict[str, Any], List[Span]]:
+        """The trip of some DEPART / ARRIVEE / VIA spans, and the place mentions
+        it was read from, labelled with the roles they ended up with."""
         trip = empty_trip()
         places = []  # (label, mention, name) in reading order
         for span in sorted((s for s in spans if s.label_ in LABELS), key=lambda s: s.start):
@@ -127,16 +140,26 @@ class TripResolver:
             # arrivals ends at its last place; the ones between are stops.
             steps, arrivals = arrivals[:-1], arrivals[-1:]
         if departures:
-            trip["departure_text"], trip["departure"] = departures[0][1:]
+            trip["departure_text"], trip["departure"] = departures[0][1].text, departures[0][2]
         if arrivals:
-            trip["arrival_text"], trip["arrival"] = arrivals[0][1:]
-        trip["steps_text"] = [p[1] for p in steps]
+            trip["arrival_text"], trip["arrival"] = arrivals[0][1].text, arrivals[0][2]
+        trip["steps_text"] = [p[1].text for p in steps]
         trip["steps"] = [p[2] for p in steps]
         trip["is_valid"] = bool(departures and arrivals and trip["departure"] != trip["arrival"])
-        return trip
+        roles = {id(p): "DEPART" for p in departures[:1]}
+        roles.update({id(p): "ARRIVEE" for p in arrivals[:1]})
+        roles.update({id(p): "VIA" for p in steps})
+        mentions = []
+        for place in places:
+            label, mention = place[0], place[1]
+            mentions.append(Span(mention.doc, mention.start, mention.end, label=roles.get(id(place), label)))
+        return trip, mentions
 
     def __call__(self, doc: Doc) -> Doc:
-        doc._.trip = self.trip_from_spans(doc.ents)
+        doc._.trip, mentions = self.read(doc.ents)
+        if self.fix_ents:
+            others = [e for e in doc.ents if e.label_ not in LABELS]
+            doc.ents = sorted(others + mentions, key=lambda e: e.start)
         return doc
 
     def pipe(self, docs: Iterable[Doc], batch_size: int = 128) -> Iterable[Doc]:
@@ -191,16 +214,18 @@ def score_trips(examples: Iterable[Example], resolver: Optional[TripResolver] = 
 
 @Language.factory(
     "seqkit_trip",
-    assigns=["doc._.trip"],
+    assigns=["doc._.trip", "doc.ents"],
     requires=["doc.ents"],
-    default_config={"resolve_names": True, "known_places_only": True},
+    default_config={"resolve_names": True, "known_places_only": True, "fix_ents": True},
     default_score_weights={"trip_acc": 1.0, "trip_validity_acc": 0.0},
 )
 def make_trip_resolver(
-    nlp: Language, name: str, resolve_names: bool, known_places_only: bool
+    nlp: Language, name: str, resolve_names: bool, known_places_only: bool, fix_ents: bool
 ) -> TripResolver:
     """Sets `doc._.trip` = {departure, arrival, steps, is_valid, *_text} from the
-    DEPART / ARRIVEE / VIA entities."""
+    DEPART / ARRIVEE / VIA entities. With `fix_ents`, `doc.ents` are rewritten to
+    the place mentions the trip was read from, with their repaired roles."""
     return TripResolver(
-        nlp, name, resolve_names=resolve_names, known_places_only=known_places_only
+        nlp, name, resolve_names=resolve_names, known_places_only=known_places_only,
+        fix_ents=fix_ents,
     )
