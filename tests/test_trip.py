@@ -49,8 +49,28 @@ def test_trip_mentions_that_name_no_place_are_narrowed_or_dropped(nlp):
     doc = with_ents(nlp, text, [("avignon comment", "DEPART"), ("Arles", "ARRIVEE"), ("samedi", "ARRIVEE")])
     trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
     assert (trip["departure"], trip["departure_text"], trip["arrival"]) == ("Avignon", "avignon", "Arles")
-    doc = with_ents(nlp, "de Xyzzyville à Paris", [("Xyzzyville", "DEPART"), ("Paris", "ARRIVEE")])
+    doc = with_ents(nlp, "de xyzzyville à Paris", [("xyzzyville", "DEPART"), ("Paris", "ARRIVEE")])
     assert nlp.get_pipe("seqkit_trip")(doc)._.trip["is_valid"] is False
+
+
+@pytest.mark.parametrize(
+    "text,mention,kept",
+    [
+        ("comment me rendre à Port-Boulet depuis la gare de Tours ?", "Port-Boulet", True),
+        ("un billet pour Saint-Xyzzy-sur-Loire depuis Tours", "Saint-Xyzzy-sur-Loire", True),
+        ("Xyzzy depuis Tours", "Xyzzy", False),  # any word is capitalised at the start
+        ("UN BILLET POUR XYZZY DEPUIS TOURS", "XYZZY", False),  # and in all-caps text
+        ("un billet pour Xyzzy demain depuis Tours", "Xyzzy demain", False),
+    ],
+)
+def test_trip_unknown_places_written_as_names_are_kept_as_typed(nlp, text, mention, kept):
+    tours = "TOURS" if text.isupper() else "Tours"
+    doc = with_ents(nlp, text, [(mention, "ARRIVEE"), (tours, "DEPART")])
+    doc = nlp.get_pipe("seqkit_trip")(doc)
+    assert doc._.trip["is_valid"] is kept
+    if kept:
+        assert doc._.trip["arrival"] == doc._.trip["arrival_text"] == mention
+        assert (mention, "ARRIVEE") in [(e.text, e.label_) for e in doc.ents]
 
 
 def test_trip_unknown_places_kept_as_typed_when_asked():

@@ -14,6 +14,27 @@ def install_extensions() -> None:
         Doc.set_extension("trip", default=None)
 
 
+# Lowercase words that may sit inside a written place name: "Port-sur-Saône".
+_NAME_PARTICLES = {"de", "du", "des", "d'", "la", "le", "les", "l'", "sur", "sous", "en", "lès", "lez", "et", "-"}
+_SENTENCE_ENDS = {".", "!", "?", ":", "\n", ";"}
+
+
+def looks_like_name(span: Span) -> bool:
+    """Written as a proper name: capitalised, not at the start of a sentence
+    (where any word is), not in all-caps text (where every word is), and every
+    other word capitalised or a name particle."""
+    doc = span.doc
+    if span.start == 0 or doc[span.start - 1].text in _SENTENCE_ENDS:
+        return False
+    letters = [c for c in doc.text if c.isalpha()]
+    if letters and sum(c.isupper() for c in letters) > 0.5 * len(letters):
+        return False
+    words = [w for t in span for w in t.text.split("-") if w]
+    if not words or not words[0][:1].isupper():
+        return False
+    return all(w[:1].isupper() or w.lower() in _NAME_PARTICLES for w in words)
+
+
 def empty_trip() -> Dict[str, Any]:
     return {
         "departure": None,
@@ -82,8 +103,9 @@ class TripResolver:
         tokens: "avignon comment" → [avignon]; "Metz - Paris" or "grenoble marseille",
         two ends the recognizer ran together, → [Metz, Paris]. Function words that
         happen to be village names ("vers", "par") count only when nothing else in
-        the span is a place. Without `known_places_only`, an unknown mention is kept
-        as typed.
+        the span is a place. A span with no known place in it is kept as typed
+        when it is written as a name ("Port-Boulet"), else dropped ("samedi").
+        Without `known_places_only`, an unknown mention is kept as typed.
         """
         if not self.resolve_names:
             return [(span, span.text)]
@@ -107,7 +129,12 @@ class TripResolver:
                     break
             else:
                 start += 1
-        return found or function_words[:1]
+        if found or function_words:
+            return found or function_words[:1]
+        # A place the gazetteer lacks (hamlets, stations such as "Port-Boulet") is
+        # kept as typed when it is written as a name; lowercase words the
+        # recognizer took for places ("samedi") still drop out.
+        return [(span, span.text)] if looks_like_name(span) else []
 
     def trip_from_spans(self, spans: Iterable[Span]) -> Dict[str, Any]:
         return self.read(spans)[0]

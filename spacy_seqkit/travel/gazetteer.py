@@ -272,7 +272,26 @@ def _resolve_cached(country: str, min_population: int, text: str) -> Optional[st
             return entry.name
         # "fougere" is more likely Fougères (24k) mistyped than Fougeré (900).
         return _fuzzy(key, index, index.big_keys, 1) or entry.name
+    if key in _ordinary_words():
+        # "demain" is not a typo of Denain, nor "coute" of Corte.
+        return None
     return _fuzzy(key, index, index.fuzzy_keys, max_edits(len(key)))
+
+
+@functools.lru_cache(maxsize=1)
+def _ordinary_words() -> FrozenSet[str]:
+    """Normalised French words that a typo correction must leave alone: spaCy's
+    French stop words and the words of our own request phrasings and fillers
+    (dates, tickets, politeness...). Exact place names are matched before this
+    is asked, so "Tours" or "Nice" still resolve."""
+    from spacy.lang.fr.stop_words import STOP_WORDS
+
+    from .templates import FILLERS, SLOT, TEMPLATES
+
+    texts = [SLOT.sub(" ", t.pattern) for t in TEMPLATES]
+    texts += [f for key, fillers in FILLERS.items() if key not in ("PERSON", "THING") for f in fillers]
+    words = {w for text in texts for w in normalise(text).split()}
+    return frozenset(words | {normalise(w) for w in STOP_WORDS})
 
 
 def _fuzzy(key: str, index: _Index, keys: List[str], limit: int) -> Optional[str]:
