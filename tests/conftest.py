@@ -12,3 +12,15 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip_slow)
+
+
+@pytest.fixture
+def one_torch_thread():
+    """Torch on one thread for the test: the machine's two cores are shared by
+    several processes, where more threads only add contention."""
+    import torch
+
+    previous = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(previous)

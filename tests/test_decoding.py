@@ -10,16 +10,9 @@ from spacy_seqkit.layers.approx_softmax import NoiseSampler, huffman_codes, nois
 from spacy_seqkit.layers.decoding import beam_search, greedy_search, length_penalty, naive_beam_search
 from spacy_seqkit.layers.output_layers import build_output_layer
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
 PAD, BOS, EOS, A, B = 0, 1, 2, 3, 4
-
-
-@pytest.fixture(autouse=True)
-def one_thread():
-    # Two cores shared by several processes: more threads only add contention.
-    previous = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(previous)
 N_UNITS = 5
 
 

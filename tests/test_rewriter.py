@@ -24,13 +24,7 @@ def _words(n, seed=0, alphabet="abcdef"):
 TRAIN_WORDS = _words(30)
 
 
-@pytest.fixture(autouse=True)
-def one_thread():
-    # Two cores shared by several processes: more threads only add contention.
-    previous = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(previous)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def make_examples(nlp, sources, targets):
