@@ -49,8 +49,16 @@ class RewriteCorpus:
         if self.shuffle:
             random.shuffle(records)
         for record in records:
-            predicted = nlp.make_doc(record[self.text_key])
-            reference = predicted.copy()
-            rewrite = record.get(self.rewrite_key)
-            reference._.rewrite = None if rewrite is None else str(rewrite)
-            yield Example(predicted, reference)
+            yield rewrite_example(nlp, record[self.text_key], record.get(self.rewrite_key))
+
+
+def rewrite_example(nlp: Language, text: str, rewrite: Optional[str]) -> Example:
+    """A training example for `seqkit_rewriter`: `text` made into a doc by `nlp`,
+    the gold `rewrite` (None: no gold) in `doc._.rewrite` of the reference."""
+    from .components.rewriter import install_extensions
+
+    install_extensions()
+    predicted = nlp.make_doc(text)
+    reference = predicted.copy()
+    reference._.rewrite = None if rewrite is None else str(rewrite)
+    return Example(predicted, reference)

@@ -10,6 +10,7 @@ from spacy.training import Example
 from thinc.api import Config, fix_random_seed
 
 from spacy_seqkit.components.rewriter import install_extensions
+from spacy_seqkit.readers import rewrite_example
 
 install_extensions()
 
@@ -28,13 +29,7 @@ pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def make_examples(nlp, sources, targets):
-    examples = []
-    for text, rewrite in zip(sources, targets):
-        doc = nlp.make_doc(text)
-        ref = doc.copy()
-        ref._.rewrite = rewrite
-        examples.append(Example(doc, ref))
-    return examples
+    return [rewrite_example(nlp, text, rewrite) for text, rewrite in zip(sources, targets)]
 
 
 def make_nlp(model=None, **settings):

@@ -48,12 +48,10 @@ def synthetic_requests(n: int, seed: int) -> Tuple[List[str], List[str]]:
 def train_char_model(n_steps: int, seed: int, batch_size: int = 32):
     """A small character rewriter trained on the synthetic task."""
     import spacy
-    from spacy.training import Example
     from thinc.api import fix_random_seed
 
-    from ..components.rewriter import install_extensions
+    from ..readers import rewrite_example
 
-    install_extensions()
     fix_random_seed(seed)
     nlp = spacy.blank("fr")
     nlp.add_pipe(
@@ -65,12 +63,7 @@ def train_char_model(n_steps: int, seed: int, batch_size: int = 32):
         },
     )
     texts, rewrites = synthetic_requests(2000, seed)
-    examples = []
-    for text, rewrite in zip(texts, rewrites):
-        doc = nlp.make_doc(text)
-        ref = doc.copy()
-        ref._.rewrite = rewrite
-        examples.append(Example(doc, ref))
+    examples = [rewrite_example(nlp, text, rewrite) for text, rewrite in zip(texts, rewrites)]
     optimizer = nlp.initialize(lambda: examples)
     optimizer.learn_rate = 0.005
     rng = random.Random(seed)
