@@ -83,10 +83,8 @@ def parse_rewrite(text: Optional[str], gazetteer=None) -> Dict[str, Any]:
     from ..components.trip import empty_trip
 
     trip = empty_trip()
-    if not text or text.strip() == INVALID:
-        return trip
-    parts = [p.strip() for p in text.split(REWRITE_SEPARATOR)]
-    if len(parts) < 2 or not all(parts):
+    parts = _rewrite_places(text)
+    if parts is None:
         return trip
     names = parts
     if gazetteer is not None:
@@ -103,10 +101,19 @@ def parse_rewrite(text: Optional[str], gazetteer=None) -> Dict[str, Any]:
     return trip
 
 
+def _rewrite_places(text: Optional[str]) -> Optional[List[str]]:
+    """The places of a rewrite "A > B [> ...]", or None when it is no trip
+    (empty, INVALID, one place, an empty place)."""
+    if not text:
+        return None
+    parts = [p.strip() for p in text.split(REWRITE_SEPARATOR)]
+    return parts if len(parts) >= 2 and all(parts) else None
+
+
 def _known_places(text: str, gazetteer) -> bool:
     """A trip whose places all name places the gazetteer knows."""
-    parts = [p.strip() for p in text.split(REWRITE_SEPARATOR)]
-    return len(parts) >= 2 and all(p and gazetteer.resolve(p) is not None for p in parts)
+    parts = _rewrite_places(text)
+    return parts is not None and all(gazetteer.resolve(p) is not None for p in parts)
 
 
 def rewrite_trip(rewrite: Optional[str], nbest: Optional[List] = None, gazetteer=None) -> Dict[str, Any]:
@@ -121,7 +128,7 @@ def rewrite_trip(rewrite: Optional[str], nbest: Optional[List] = None, gazetteer
 
         gazetteer = Gazetteer()
     texts = [text for text, _ in nbest or []]
-    known = [t for t in texts if t.strip() != INVALID and _known_places(t, gazetteer)]
+    known = [t for t in texts if _known_places(t, gazetteer)]
     if known:
         chosen = known[0]
     elif any(t.strip() == INVALID for t in texts):
