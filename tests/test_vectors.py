@@ -19,7 +19,7 @@ from spacy_seqkit.vectors import (
 )
 from spacy_seqkit.vectors.model import alias_table, window_step
 from spacy_seqkit.vectors.pretrain import pretrain_vectors
-from spacy_seqkit.vectors.trainer import context_matrix, context_range, padded_groups, word_blocks
+from spacy_seqkit.vectors.trainer import context_range, padded_groups, word_blocks
 
 CONFIGS = [("skipgram", "ns"), ("skipgram", "hs"), ("cbow", "ns"), ("cbow", "hs")]
 ANIMALS = ["chat", "chien", "cheval", "lapin", "souris", "vache", "mouton", "cochon"]
@@ -139,21 +139,31 @@ def test_vectors_vocabulary_order_min_count_and_subsampling():
     assert keep[0] < 0.1 and keep[1] == 1.0
 
 
+def gathered_context(ids, sentence, centers, window):
+    """The reference for context_range: one gather of every (center, offset)."""
+    offsets = numpy.concatenate([numpy.arange(-window, 0), numpy.arange(1, window + 1)])
+    pos = centers[:, None] + offsets[None, :]
+    inside = (pos >= 0) & (pos < ids.size)
+    pos = numpy.where(inside, pos, centers[:, None])
+    valid = inside & (sentence[pos] == sentence[centers][:, None])
+    return ids[pos], valid
+
+
 def test_vectors_context_windows_stay_in_sentence():
     ids = numpy.arange(6)
     sentence = numpy.array([0, 0, 0, 1, 1, 1])
-    ctx, valid = context_matrix(ids, sentence, numpy.array([2, 3]), 2)
+    ctx, valid = context_range(ids, sentence, 2, 4, 2)
     # offsets -2, -1, +1, +2
     assert [c for c, v in zip(ctx[0], valid[0]) if v] == [0, 1]
     assert [c for c, v in zip(ctx[1], valid[1]) if v] == [4, 5]
 
 
-def test_vectors_context_range_equals_context_matrix():
+def test_vectors_context_range_equals_a_plain_gather():
     rng = numpy.random.default_rng(0)
     ids = rng.integers(0, 30, size=200)
     sentence = numpy.sort(rng.integers(0, 40, size=200))
     for begin, end, window in ((0, 200, 3), (0, 7, 5), (190, 200, 4), (50, 120, 1), (3, 4, 6)):
-        expected = context_matrix(ids, sentence, numpy.arange(begin, end), window)
+        expected = gathered_context(ids, sentence, numpy.arange(begin, end), window)
         got = context_range(ids, sentence, begin, end, window)
         assert numpy.array_equal(got[0], expected[0]) and numpy.array_equal(got[1], expected[1])
 

@@ -143,20 +143,11 @@ def _offsets(window: int) -> numpy.ndarray:
     return numpy.concatenate([numpy.arange(-window, 0), numpy.arange(1, window + 1)])
 
 
-def context_matrix(ids: numpy.ndarray, sentence: numpy.ndarray, centers: numpy.ndarray, window: int):
-    """Context ids (n, 2*window) of the given center positions and a boolean
-    mask of the valid ones (inside the corpus and the center's sentence)."""
-    offsets = _offsets(window)
-    pos = centers[:, None] + offsets[None, :]
-    inside = (pos >= 0) & (pos < ids.size)
-    pos = numpy.where(inside, pos, centers[:, None])
-    valid = inside & (sentence[pos] == sentence[centers][:, None])
-    return ids[pos], valid
-
-
 def context_range(ids: numpy.ndarray, sentence: numpy.ndarray, begin: int, end: int, window: int):
-    """context_matrix for the centers begin .. end - 1, built from 2 * window
-    shifted slices rather than an (n, 2 * window) gather (several times faster)."""
+    """Context ids (n, 2 * window) of the centers begin .. end - 1 (offsets
+    -window .. -1, 1 .. window) and a boolean mask of the valid ones (inside the
+    corpus and the center's sentence). Built from 2 * window shifted slices
+    rather than an (n, 2 * window) gather, which is several times slower."""
     offsets = _offsets(window)
     n = end - begin
     own_ids, own_sentence = ids[begin:end], sentence[begin:end]
