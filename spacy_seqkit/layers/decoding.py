@@ -137,14 +137,13 @@ def beam_search(
         is_eos = (units == eos) & torch.isfinite(top_scores)
         scores = top_scores.masked_fill(units == eos, float("-inf"))
         # Python only touches the (few) finished hypotheses.
-        lp_eos = length_penalty(t, alpha)
+        lp = length_penalty(t, alpha)
         for row, beam in is_eos.nonzero().tolist():
             item = active[row]
             finished[item].append(
-                (history[row, beam, :-1].tolist(), float(top_scores[row, beam]) / lp_eos)
+                (history[row, beam, :-1].tolist(), float(top_scores[row, beam]) / lp)
             )
         keep_rows = []
-        lp_cut = length_penalty(t, alpha)
         scores_cpu = scores.cpu()
         best_alive = scores_cpu.max(dim=-1).values.tolist()
         for row, item in enumerate(active):
@@ -156,7 +155,7 @@ def beam_search(
                 for beam in range(k):
                     if torch.isfinite(scores_cpu[row, beam]):
                         finished[item].append(
-                            (history[row, beam].tolist(), float(scores_cpu[row, beam]) / lp_cut)
+                            (history[row, beam].tolist(), float(scores_cpu[row, beam]) / lp)
                         )
                 continue
             keep_rows.append(row)
