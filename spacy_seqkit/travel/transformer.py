@@ -384,33 +384,32 @@ def _random_roberta_state(config: Dict[str, Any], generator) -> Dict[str, Any]:
     def normal(*shape):
         return torch.randn(*shape, generator=generator) * std
 
-    state = {
-        "roberta.embeddings.word_embeddings.weight": normal(v, h),
-        "roberta.embeddings.position_embeddings.weight": normal(config["max_position_embeddings"], h),
-        "roberta.embeddings.token_type_embeddings.weight": normal(config["type_vocab_size"], h),
-        "roberta.embeddings.LayerNorm.weight": torch.ones(h),
-        "roberta.embeddings.LayerNorm.bias": torch.zeros(h),
-    }
+    state: Dict[str, Any] = {}
+
+    def dense(name: str, n_out: int, n_in: int) -> None:
+        state[f"{name}.weight"] = normal(n_out, n_in)
+        state[f"{name}.bias"] = torch.zeros(n_out)
+
+    def layer_norm(name: str, n: int) -> None:
+        state[f"{name}.weight"] = torch.ones(n)
+        state[f"{name}.bias"] = torch.zeros(n)
+
+    state["roberta.embeddings.word_embeddings.weight"] = normal(v, h)
+    state["roberta.embeddings.position_embeddings.weight"] = normal(config["max_position_embeddings"], h)
+    state["roberta.embeddings.token_type_embeddings.weight"] = normal(config["type_vocab_size"], h)
+    layer_norm("roberta.embeddings.LayerNorm", h)
     for layer in range(config["num_hidden_layers"]):
         p = f"roberta.encoder.layer.{layer}."
         for name in ("query", "key", "value"):
-            state[f"{p}attention.self.{name}.weight"] = normal(h, h)
-            state[f"{p}attention.self.{name}.bias"] = torch.zeros(h)
-        state[f"{p}attention.output.dense.weight"] = normal(h, h)
-        state[f"{p}attention.output.dense.bias"] = torch.zeros(h)
-        state[f"{p}attention.output.LayerNorm.weight"] = torch.ones(h)
-        state[f"{p}attention.output.LayerNorm.bias"] = torch.zeros(h)
-        state[f"{p}intermediate.dense.weight"] = normal(i, h)
-        state[f"{p}intermediate.dense.bias"] = torch.zeros(i)
-        state[f"{p}output.dense.weight"] = normal(h, i)
-        state[f"{p}output.dense.bias"] = torch.zeros(h)
-        state[f"{p}output.LayerNorm.weight"] = torch.ones(h)
-        state[f"{p}output.LayerNorm.bias"] = torch.zeros(h)
+            dense(f"{p}attention.self.{name}", h, h)
+        dense(f"{p}attention.output.dense", h, h)
+        layer_norm(f"{p}attention.output.LayerNorm", h)
+        dense(f"{p}intermediate.dense", i, h)
+        dense(f"{p}output.dense", h, i)
+        layer_norm(f"{p}output.LayerNorm", h)
     # The masked-LM head of the real checkpoint: the loader must skip it.
-    state["lm_head.dense.weight"] = normal(h, h)
-    state["lm_head.dense.bias"] = torch.zeros(h)
-    state["lm_head.layer_norm.weight"] = torch.ones(h)
-    state["lm_head.layer_norm.bias"] = torch.zeros(h)
+    dense("lm_head.dense", h, h)
+    layer_norm("lm_head.layer_norm", h)
     state["lm_head.bias"] = torch.zeros(v)
     return state
 
