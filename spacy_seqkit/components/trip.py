@@ -53,7 +53,8 @@ class TripResolver:
     Each DEPART / ARRIVEE / VIA mention is resolved to its gazetteer name (case-
     and accent-insensitive, then fuzzy for typos). With `known_places_only`, a
     mention that names no known place is read as the known places inside it
-    ("avignon comment" → avignon; "Metz - Paris" → Metz, Paris), else dropped:
+    ("avignon comment" → avignon; "Metz - Paris" → Metz, Paris); with none inside,
+    it is kept as typed when written as a name ("Port-Boulet"), else dropped:
     "samedi" or "tarif senior" are not places, whatever the recognizer thought.
     Without it, an unknown mention is kept as typed.
 
