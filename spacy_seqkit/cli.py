@@ -135,19 +135,20 @@ def generate_command(
     """Generate the French travel corpus (templates × gazetteer × noise) as JSONL."""
     import time
 
-    from .travel.generate import generate_corpus, read_texts, write_jsonl
+    from .travel.generate import generate_corpus, read_sentence_keys
+    from .travel.records import write_records
 
     start = time.perf_counter()
     try:
         train, dev = generate_corpus(
             seed=seed, n_train=n_train, n_dev=n_dev, noise_rate=noise_rate,
-            exclude_texts=read_texts(exclude), label_single_end=label_single_end,
+            exclude_texts=read_sentence_keys(exclude), label_single_end=label_single_end,
         )
     except ValueError as e:
         typer.echo(str(e), err=True)
         raise typer.Exit(2)
-    write_jsonl(train, output_dir / "train.jsonl")
-    write_jsonl(dev, output_dir / "dev.jsonl")
+    write_records(train, output_dir / "train.jsonl")
+    write_records(dev, output_dir / "dev.jsonl")
     typer.echo(
         f"{len(train)} train and {len(dev)} dev records in {output_dir} "
         f"({time.perf_counter() - start:.1f}s)"
@@ -339,7 +340,7 @@ def check_transformer_command(
     and write a config whose transformer matches it."""
     from wasabi import msg
 
-    from .travel.transformer import check_transformer_dir, describe, fill_config
+    from .loaders.camembert import check_transformer_dir, describe, fill_config
 
     if (config is None) != (output is None):
         raise typer.BadParameter("--config and --output go together", param_hint="--output")
@@ -383,11 +384,16 @@ def make_tiny_transformer_command(
     the real weights. Its predictions mean nothing until trained."""
     from wasabi import msg
 
-    from .travel.transformer import build_tiny_camembert
+    from .loaders.tiny import build_tiny_camembert
+    from .travel.generate import generate_corpus
+
+    def travel_requests():  # generated only once the sizes are checked
+        train, _ = generate_corpus(seed=seed, n_train=2000, n_dev=0)
+        yield from (r["text"] for r in train)
 
     try:
         build_tiny_camembert(
-            directory, n_layers=n_layers, width=width, n_heads=n_heads,
+            directory, travel_requests(), n_layers=n_layers, width=width, n_heads=n_heads,
             intermediate_width=intermediate_width, n_pieces=n_pieces, weights=weights, seed=seed,
         )
     except ValueError as e:

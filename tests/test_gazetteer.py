@@ -3,13 +3,14 @@ import time
 import pytest
 
 from spacy_seqkit.travel.gazetteer import Gazetteer, normalise
+from spacy_seqkit.travel.places import make_french_places
 from travel_conventions import CONVENTION_STATIONS
 
 
 
 @pytest.fixture(scope="module")
 def gaz():
-    return Gazetteer()
+    return make_french_places()
 
 
 def test_gazetteer_has_french_places_and_stations(gaz):

@@ -76,6 +76,11 @@ CONFIGS = {
         @readers = "spacy-seqkit.RewriteCorpus.v1"
         path = "corpus/generated/train.jsonl"
     """,
+    ("spacy_misc", "spacy-seqkit.french_places.v1"): """
+        [places]
+        @misc = "spacy-seqkit.french_places.v1"
+        min_population = 1000
+    """,
     ("spacy_misc", "spacy-seqkit.CamembertEncoderLoader.v1"): """
         [loader]
         @misc = "spacy-seqkit.CamembertEncoderLoader.v1"

@@ -6,7 +6,8 @@ import sys
 import pytest
 import spacy
 
-from spacy_seqkit.travel.tor import parse_rewrite, prepare_pipeline, read_orders, resolve_orders
+from spacy_seqkit.travel.tor import prepare_pipeline, read_orders, resolve_orders
+from spacy_seqkit.travel.trip import Trip
 
 PATTERNS = [
     {"label": "DEPART", "pattern": [{"LOWER": {"IN": ["marseille", "marseile", "toulouse"]}}]},
@@ -89,10 +90,10 @@ def test_read_orders_line_numbers_with_quoted_newlines():
 
 
 def test_parse_rewrite():
-    assert parse_rewrite("Paris > Dijon > Lyon")["steps"] == ["Dijon"]
-    assert parse_rewrite("INVALID")["is_valid"] is False
-    assert parse_rewrite("Paris >")["is_valid"] is False
-    assert parse_rewrite("")["is_valid"] is False
+    assert Trip.from_rewrite("Paris > Dijon > Lyon").steps == ("Dijon",)
+    assert Trip.from_rewrite("INVALID").is_valid is False
+    assert Trip.from_rewrite("Paris >").is_valid is False
+    assert Trip.from_rewrite("").is_valid is False
 
 
 def test_resolve_cli_stdin_and_files(model_dir, tmp_path):
@@ -113,3 +114,29 @@ def test_resolve_cli_stdin_and_files(model_dir, tmp_path):
 def test_resolve_refuses_a_pipeline_that_cannot_answer():
     with pytest.raises(ValueError, match="cannot answer"):
         prepare_pipeline(spacy.blank("fr"))
+
+
+def test_rewrite_trip_resolves_names_and_prefers_known_places():
+    from spacy_seqkit.travel.tor import rewrite_trip, trip_of
+
+    # A typo in a rewrite is resolved to the gazetteer's spelling.
+    trip = rewrite_trip("Marseile > Paris")
+    assert (trip.departure, trip.arrival, trip.is_valid) == ("Marseille", "Paris", True)
+    assert trip.departure_text == "Marseile"
+    # The first n-best rewrite naming only known places wins over a better-scored one.
+    nbest = [("Xqzvwk > Paris", -0.1), ("Dijon > Paris", -0.5), ("INVALID", -0.9)]
+    assert rewrite_trip(nbest[0][0], nbest).departure == "Dijon"
+    # A known trip wins over INVALID, whatever their order; INVALID over unknown places.
+    assert rewrite_trip("INVALID", [("INVALID", -0.1), ("Dijon > Paris", -2.0)]).arrival == "Paris"
+    assert rewrite_trip("INVALID", [("INVALID", -0.1), ("Xqzvwk > Paris", -0.2)]).is_valid is False
+    # No acceptable rewrite: the best one, unknown names kept as written.
+    assert rewrite_trip("Xqzvwk > Paris", nbest[:1]).departure == "Xqzvwk"
+    from spacy.tokens import Doc
+
+    for name in ("rewrite", "rewrite_nbest"):  # what seqkit_rewriter sets
+        if not Doc.has_extension(name):
+            Doc.set_extension(name, default=None)
+    nlp = spacy.blank("fr")
+    doc = nlp.make_doc("de marseile a paris")
+    doc._.rewrite, doc._.rewrite_nbest = "Marseile > Paris", [("Marseile > Paris", -0.2)]
+    assert trip_of(doc).departure == "Marseille"

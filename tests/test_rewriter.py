@@ -410,27 +410,6 @@ def test_rewriter_gold_from_docbin_user_data(tmp_path):
     assert losses["seqkit_rewriter"] > 0
 
 
-def test_rewriter_trip_resolves_names_and_prefers_known_places():
-    from spacy_seqkit.travel.tor import rewrite_trip, trip_of
-
-    # A typo in a rewrite is resolved to the gazetteer's spelling.
-    trip = rewrite_trip("Marseile > Paris")
-    assert (trip["departure"], trip["arrival"], trip["is_valid"]) == ("Marseille", "Paris", True)
-    assert trip["departure_text"] == "Marseile"
-    # The first n-best rewrite naming only known places wins over a better-scored one.
-    nbest = [("Xqzvwk > Paris", -0.1), ("Dijon > Paris", -0.5), ("INVALID", -0.9)]
-    assert rewrite_trip(nbest[0][0], nbest)["departure"] == "Dijon"
-    # A known trip wins over INVALID, whatever their order; INVALID over unknown places.
-    assert rewrite_trip("INVALID", [("INVALID", -0.1), ("Dijon > Paris", -2.0)])["arrival"] == "Paris"
-    assert rewrite_trip("INVALID", [("INVALID", -0.1), ("Xqzvwk > Paris", -0.2)])["is_valid"] is False
-    # No acceptable rewrite: the best one, unknown names kept as written.
-    assert rewrite_trip("Xqzvwk > Paris", nbest[:1])["departure"] == "Xqzvwk"
-    nlp = spacy.blank("fr")
-    doc = nlp.make_doc("de marseile a paris")
-    doc._.rewrite, doc._.rewrite_nbest = "Marseile > Paris", [("Marseile > Paris", -0.2)]
-    assert trip_of(doc)["departure"] == "Marseille"
-
-
 def test_rewriter_copy_in_other_case():
     """A copied unit may take the other case ("paris" -> "Paris"), and the
     mixed generate / copy / copy-in-other-case distribution sums to 1."""

@@ -7,11 +7,12 @@ import spacy
 from rapidfuzz.distance import DamerauLevenshtein
 from spacy.tokens import DocBin
 
-from spacy_seqkit.travel.docbin import REWRITE_KEY, convert_file, records_to_docbin
-from spacy_seqkit.travel.gazetteer import Gazetteer
+from spacy_seqkit.travel.docbin import convert_file, records_to_docbin
 from spacy_seqkit.travel.generate import (
-    AMBIGUOUS, generate_corpus, make_split, read_texts, rewrite_of, sentence_key, write_jsonl,
+    AMBIGUOUS, generate_corpus, make_split, read_sentence_keys, rewrite_of, sentence_key,
 )
+from spacy_seqkit.travel.places import make_french_places
+from spacy_seqkit.travel.records import REWRITE_KEY, write_records
 from spacy_seqkit.travel.noise import (
     Segment, add_noise, no_apostrophes, sms, strip_accents, to_record, typo,
 )
@@ -25,7 +26,7 @@ SEED = 0
 @pytest.fixture(scope="module")
 def corpus():
     """The default corpus, as `python -m spacy_seqkit generate` writes it from the project root."""
-    return generate_corpus(seed=SEED, exclude_texts=read_texts(HAND_WRITTEN))
+    return generate_corpus(seed=SEED, exclude_texts=read_sentence_keys(HAND_WRITTEN))
 
 
 @pytest.fixture(scope="module")
@@ -47,10 +48,10 @@ def test_generate_sizes_and_phrasings(corpus):
 
 
 def test_generate_deterministic_for_a_seed(tmp_path, corpus):
-    a = generate_corpus(seed=SEED, n_train=300, n_dev=100, exclude_texts=read_texts(HAND_WRITTEN))
-    b = generate_corpus(seed=SEED, n_train=300, n_dev=100, exclude_texts=read_texts(HAND_WRITTEN))
-    write_jsonl(a[0], tmp_path / "a.jsonl")
-    write_jsonl(b[0], tmp_path / "b.jsonl")
+    a = generate_corpus(seed=SEED, n_train=300, n_dev=100, exclude_texts=read_sentence_keys(HAND_WRITTEN))
+    b = generate_corpus(seed=SEED, n_train=300, n_dev=100, exclude_texts=read_sentence_keys(HAND_WRITTEN))
+    write_records(a[0], tmp_path / "a.jsonl")
+    write_records(b[0], tmp_path / "b.jsonl")
     assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
     # A shorter run is the beginning of the longer one: sentences depend on the seed only.
     assert a[0] == corpus[0][:300] and a[1] == corpus[1][:100]
@@ -59,7 +60,7 @@ def test_generate_deterministic_for_a_seed(tmp_path, corpus):
 
 
 def test_generate_records_consistent(corpus):
-    gaz = Gazetteer()
+    gaz = make_french_places()
     resolved = total = 0
     for record in corpus[0] + corpus[1]:
         trip, labels = record["trip"], [s["label"] for s in record["spans"]]
@@ -93,7 +94,7 @@ def test_generate_spans_on_token_boundaries(corpus, tokenizer):
 
 def test_generate_split_holds_out_phrasings_and_places(corpus):
     train, dev = corpus
-    split = make_split(Gazetteer(), SEED)
+    split = make_split(make_french_places(), SEED)
     train_templates = {r["template"] for r in train}
     dev_templates = {r["template"] for r in dev}
     assert not train_templates & dev_templates
@@ -135,7 +136,7 @@ def test_generate_excludes_given_sentences(tmp_path, corpus):
 def test_no_hand_written_sentence_in_training_data(path, corpus):
     if not path.exists():
         pytest.skip(f"{path} does not exist yet: nothing to compare with")
-    hand_written = read_texts([path])
+    hand_written = read_sentence_keys([path])
     assert hand_written, f"{path} has no sentences"
     generated = {sentence_key(r["text"]) for r in corpus[0]}
     assert not hand_written & generated
@@ -178,7 +179,7 @@ def test_noise_transformations():
 
 def test_convert_docs_match_spans(tmp_path, corpus):
     records = corpus[1][:300]
-    write_jsonl(records, tmp_path / "dev.jsonl")
+    write_records(records, tmp_path / "dev.jsonl")
     n = convert_file(tmp_path / "dev.jsonl", tmp_path / "dev.spacy")
     assert n == len(records)
     nlp = spacy.blank("fr")

@@ -18,13 +18,13 @@ from typer.testing import CliRunner  # noqa: E402
 from spacy_seqkit.cli import app  # noqa: E402
 from spacy_seqkit.travel.docbin import records_to_docbin  # noqa: E402
 from spacy_seqkit.travel.generate import generate_corpus  # noqa: E402
-from spacy_seqkit.travel.transformer import (  # noqa: E402
+from spacy_seqkit.loaders.camembert import (  # noqa: E402
     PATH_VARIABLE,
     TransformerDirectoryError,
-    build_tiny_camembert,
     check_transformer_dir,
     fill_config,
 )
+from spacy_seqkit.loaders.tiny import build_tiny_camembert  # noqa: E402
 
 ROOT = Path(__file__).parent.parent
 CONFIG = ROOT / "configs" / "ner_trf.cfg"
@@ -118,7 +118,7 @@ def test_trf_loss_patch_reads_one_element_arrays():
     import numpy
     from spacy_curated_transformers.pipeline import transformer as pipe_module
 
-    from spacy_seqkit.travel.transformer import patch_transformer_loss
+    from spacy_seqkit.loaders.camembert import patch_transformer_loss
 
     patch_transformer_loss()
     assert pipe_module.float(numpy.full(1, 2.5)) == 2.5

@@ -6,7 +6,7 @@ import spacy
 from spacy.tokens import Span
 from spacy.training import Example
 
-from spacy_seqkit.components.trip import score_trips
+from spacy_seqkit.travel.trip_resolver import score_trips
 
 
 @pytest.fixture(scope="module")
@@ -197,3 +197,52 @@ def test_trip_leaves_ents_alone_without_fix_ents():
     doc = nlp.get_pipe("seqkit_trip")(doc)
     assert [(e.text, e.label_) for e in doc.ents] == [("paris lyon", "DEPART"), ("samedi", "ARRIVEE")]
     assert (doc._.trip["departure"], doc._.trip["arrival"]) == ("Paris", "Lyon")
+
+
+class TinyPlaces:
+    """Another country's gazetteer, as a user would plug it in."""
+
+    def resolve(self, text):
+        return {"bruxelles": "Bruxelles", "liege": "Liège"}.get(text.lower())
+
+
+@spacy.registry.misc("test.tiny_places.v1")
+def make_tiny_places():
+    return TinyPlaces()
+
+
+def test_trip_gazetteer_is_a_config_choice():
+    nlp = spacy.blank("fr")
+    nlp.add_pipe("seqkit_trip", config={"places": {"@misc": "test.tiny_places.v1"}})
+    doc = with_ents(nlp, "de liege a bruxelles", [("liege", "DEPART"), ("bruxelles", "ARRIVEE")])
+    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    assert (trip["departure"], trip["arrival"], trip["is_valid"]) == ("Liège", "Bruxelles", True)
+    doc = with_ents(nlp, "de marseile a paris", [("marseile", "DEPART"), ("paris", "ARRIVEE")])
+    assert nlp.get_pipe("seqkit_trip")(doc)._.trip["is_valid"] is False
+
+
+def test_trip_french_places_population_threshold():
+    from spacy_seqkit.travel.places import make_french_places
+
+    every, towns = make_french_places(), make_french_places(min_population=20000)
+    assert every.resolve("Albert") == "Albert" and towns.resolve("Albert") != "Albert"
+    assert towns.resolve("marseile") == "Marseille"
+    assert len(towns) < len(every)
+    nlp = spacy.blank("fr")
+    nlp.add_pipe("seqkit_trip", config={"places": {"@misc": "spacy-seqkit.french_places.v1", "min_population": 20000}})
+    assert nlp.get_pipe("seqkit_trip").gazetteer.min_population == 20000
+
+
+def test_trip_value_round_trips_and_compares():
+    from spacy_seqkit.travel.trip import Trip, trip_accuracy
+
+    trip = Trip("Paris", "Lyon", ("Dijon",), "paris", "lyon", ("dijon",))
+    assert Trip.from_dict(trip.to_dict()) == trip
+    assert trip.to_rewrite() == "Paris > Dijon > Lyon" and trip.places() == ["Paris", "Dijon", "Lyon"]
+    assert Trip.from_rewrite(trip.to_rewrite()).places() == trip.places()
+    assert Trip.from_dict({"departure": "Paris", "arrival": "Lyon", "steps": []}).is_valid
+    assert not Trip.from_dict(None).is_valid and Trip().to_rewrite() == "INVALID"
+    assert not Trip("Paris", "Paris").is_valid
+    assert Trip("Saint-Étienne", "Lyon").same_as(Trip("saint etienne", "LYON"))
+    assert not Trip("Lyon", "Paris").same_as(Trip("Paris", "Lyon")) and Trip().same_as(Trip())
+    assert trip_accuracy([(trip, Trip("paris", "lyon")), (Trip(), trip)]) == {"trip_acc": 0.5, "trip_validity_acc": 0.5}

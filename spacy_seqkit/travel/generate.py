@@ -7,7 +7,6 @@ does on structures and names it never saw.
 """
 import bisect
 import itertools
-import json
 import random
 import re
 import string
@@ -17,8 +16,11 @@ from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tu
 from ..util import check_non_negative_int
 from .gazetteer import ARTICLES, CITY_ALIASES, Gazetteer
 from .noise import Segment, add_noise, to_record
+from .places import make_french_places
+from .records import read_records
 from .stations import STATION_BY_NAME
-from .templates import FILLERS, LABELS, SLOT, TEMPLATES, Template
+from .templates import FILLERS, SLOT, SLOT_LABELS, TEMPLATES, Template
+from .trip import Trip
 
 # How often each family is drawn (valid trips about two thirds).
 FAMILY_WEIGHTS: Dict[str, float] = {
@@ -150,7 +152,9 @@ def _with_preposition(prep: str, s: _Surface) -> Tuple[str, str]:
     return before + s.article_text + joiner, s.body
 
 
-class Example(NamedTuple):
+class Rendered(NamedTuple):
+    """A template filled in: its text in labelled segments and its trip (None: INVALID)."""
+
     template: Template
     segments: List[Segment]
     trip: Optional[Dict]
@@ -162,7 +166,7 @@ def render(
     draw_place,
     label_single_end: bool = True,
     gazetteer: Optional[Gazetteer] = None,
-) -> Example:
+) -> Rendered:
     """Fill a template: places from `draw_place(rng)` (all distinct), fillers at random."""
     chosen: Dict[str, str] = {}
     used: Set[str] = set()
@@ -183,7 +187,7 @@ def render(
             chosen[name] = place
             used.add(place)
         before, mention = _with_preposition(prep, surface_form(chosen[name], rng, gazetteer))
-        label = LABELS.get(name)
+        label = SLOT_LABELS.get(name)
         if label is not None and not label_single_end and not template.is_valid_trip:
             label = None
         segments.append(Segment(before))
@@ -193,7 +197,7 @@ def render(
     if template.is_valid_trip:
         steps = [chosen[s] for s in ("VIA", "VIA2") if s in chosen]
         trip = {"departure": chosen["DEP"], "arrival": chosen["ARR"], "steps": steps}
-    return Example(template, _tidy(segments), trip)
+    return Rendered(template, _tidy(segments), trip)
 
 
 def _tidy(segments: Sequence[Segment]) -> List[Segment]:
@@ -219,9 +223,7 @@ def _tidy(segments: Sequence[Segment]) -> List[Segment]:
 
 def rewrite_of(trip: Optional[Dict]) -> str:
     """The canonical trip as one string: "Paris > Dijon > Lyon", or "INVALID"."""
-    if not trip:
-        return "INVALID"
-    return " > ".join([trip["departure"], *trip.get("steps", []), trip["arrival"]])
+    return Trip.from_dict(trip).to_rewrite()
 
 
 def sentence_key(text: str) -> str:
@@ -229,15 +231,9 @@ def sentence_key(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
-def read_texts(paths: Iterable[Union[str, Path]]) -> Set[str]:
+def read_sentence_keys(paths: Iterable[Union[str, Path]]) -> Set[str]:
     """Sentence keys of the JSONL files among `paths` that exist."""
-    keys = set()
-    for path in paths:
-        path = Path(path)
-        if path.exists():
-            with path.open(encoding="utf8") as f:
-                keys.update(sentence_key(json.loads(line)["text"]) for line in f if line.strip())
-    return keys
+    return {sentence_key(r["text"]) for path in paths if Path(path).exists() for r in read_records(path)}
 
 
 def _aligned(tokenizer, text: str, spans: List[Dict]) -> bool:
@@ -265,8 +261,8 @@ def _examples(
     while len(records) < n:
         family = rng.choices(families, weights)[0]
         template = rng.choice(by_family[family])
-        example = render(template, rng, draw_place, label_single_end, gazetteer)
-        text, spans = to_record(example.segments)
+        rendered = render(template, rng, draw_place, label_single_end, gazetteer)
+        text, spans = to_record(rendered.segments)
         if not _aligned(tokenizer, text, spans) or sentence_key(text) in exclude:
             failures += 1
             if failures > max(100, n):
@@ -274,7 +270,7 @@ def _examples(
             continue
         # Noise that breaks a span's token boundaries is retried, then left out.
         for _ in range(3):
-            noisy, _applied = add_noise(example.segments, rng, noise_rate)
+            noisy, _applied = add_noise(rendered.segments, rng, noise_rate)
             noisy_text, noisy_spans = to_record(noisy)
             if _aligned(tokenizer, noisy_text, noisy_spans) and sentence_key(noisy_text) not in exclude:
                 text, spans = noisy_text, noisy_spans
@@ -283,8 +279,8 @@ def _examples(
             "id": f"{prefix}-{len(records):05d}",
             "text": text,
             "spans": spans,
-            "trip": example.trip,
-            "rewrite": rewrite_of(example.trip),
+            "trip": rendered.trip,
+            "rewrite": rewrite_of(rendered.trip),
             "template": template.id,
         })
     return records
@@ -312,7 +308,7 @@ def generate_corpus(
     check_non_negative_int("n_dev", n_dev)
     if not 0 < dev_fraction < 1:
         raise ValueError(f"'dev_fraction' must be in (0, 1), got {dev_fraction!r}")
-    gazetteer = gazetteer or Gazetteer()
+    gazetteer = gazetteer or make_french_places()
     split = make_split(gazetteer, seed, dev_fraction)
     exclude = {sentence_key(t) for t in exclude_texts}
     tokenizer = spacy.blank("fr").tokenizer
@@ -339,16 +335,3 @@ def generate_corpus(
                       "train", **common)
     dev = _examples(n_dev, split.dev_templates, dev_draw, random.Random(f"dev-{seed}"), "dev", **common)
     return train, dev
-
-
-def write_jsonl(records: Iterable[Dict], path: Union[str, Path]) -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", encoding="utf8", newline="\n") as f:
-        for record in records:
-            f.write(json.dumps(record, ensure_ascii=False) + "\n")
-
-
-def read_jsonl(path: Union[str, Path]) -> List[Dict]:
-    with Path(path).open(encoding="utf8") as f:
-        return [json.loads(line) for line in f if line.strip()]

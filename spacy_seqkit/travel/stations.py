@@ -3,7 +3,7 @@
 Each station has its city (a canonical gazetteer name), the aliases that resolve to it
 and, for generation, how an alias takes an article ("à la gare de Lyon", "de la Part-Dieu").
 """
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Dict, NamedTuple, Optional, Tuple
 
 
 class Station(NamedTuple):
@@ -69,7 +69,3 @@ STATIONS: Tuple[Station, ...] = (
 
 STATION_BY_NAME: Dict[str, Station] = {s.name: s for s in STATIONS}
 
-
-def station_names() -> List[str]:
-    """The canonical station names, in a fixed order."""
-    return [s.name for s in STATIONS]

@@ -14,8 +14,9 @@ import re
 from typing import Dict, List, NamedTuple, Tuple
 
 SLOT = re.compile(r"\{(?P<prep>de:|à:|=)?(?P<name>[A-Z]+[0-9]?)\}")
-LABELS = {"DEP": "DEPART", "ARR": "ARRIVEE", "VIA": "VIA", "VIA2": "VIA"}
-PLACE_SLOTS = set(LABELS) | {"PLACE", "PLACE2"}
+# The entity label of each place slot.
+SLOT_LABELS = {"DEP": "DEPART", "ARR": "ARRIVEE", "VIA": "VIA", "VIA2": "VIA"}
+PLACE_SLOTS = set(SLOT_LABELS) | {"PLACE", "PLACE2"}
 
 # Families: valid trips, then INVALID ones.
 VALID_FAMILIES = ("trip", "reverse", "via", "multi", "terse")
@@ -460,5 +461,5 @@ def check_templates(templates=TEMPLATES) -> None:
                 raise ValueError(f"template {t.id}: unknown slot {{{name}}}")
         if (t.family in VALID_FAMILIES) != t.is_valid_trip:
             raise ValueError(f"template {t.id}: family {t.family!r} does not match its slots")
-        if t.family in INVALID_FAMILIES and t.family != "one_end" and set(t.slots) & set(LABELS):
+        if t.family in INVALID_FAMILIES and t.family != "one_end" and set(t.slots) & set(SLOT_LABELS):
             raise ValueError(f"template {t.id}: a negative must not have labelled slots")

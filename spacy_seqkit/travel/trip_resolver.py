@@ -1,15 +1,23 @@
 """`seqkit_trip`: turns DEPART / ARRIVEE / VIA entities into `doc._.trip`."""
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Protocol, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.training import Example
 
-LABELS = ("DEPART", "ARRIVEE", "VIA")
+from .trip import LABELS, Trip, trip_accuracy
+
+
+class PlaceIndex(Protocol):
+    """What the trip component asks of a gazetteer: the canonical name of a mention,
+    or None when it names no known place. `spacy-seqkit.french_places.v1` is one."""
+
+    def resolve(self, text: str) -> Optional[str]:
+        ...
 
 
 def install_extensions() -> None:
-    """Idempotent: components and the CLI may all ask for the extensions."""
+    """Idempotent: components and the CLI may all ask for the extension."""
     if not Doc.has_extension("trip"):
         Doc.set_extension("trip", default=None)
 
@@ -33,18 +41,6 @@ def looks_like_name(span: Span) -> bool:
     if not words or not words[0][:1].isupper():
         return False
     return all(w[:1].isupper() or w.lower() in _NAME_PARTICLES for w in words)
-
-
-def empty_trip() -> Dict[str, Any]:
-    return {
-        "departure": None,
-        "arrival": None,
-        "steps": [],
-        "is_valid": False,
-        "departure_text": None,
-        "arrival_text": None,
-        "steps_text": [],
-    }
 
 
 class TripResolver:
@@ -74,8 +70,9 @@ class TripResolver:
 
     def __init__(
         self,
-        nlp: Optional[Language],
-        name: str,
+        name: str = "seqkit_trip",
+        *,
+        places: Optional[PlaceIndex] = None,
         resolve_names: bool = True,
         known_places_only: bool = True,
         fix_ents: bool = True,
@@ -84,15 +81,17 @@ class TripResolver:
         self.fix_ents = fix_ents
         self.resolve_names = resolve_names
         self.known_places_only = known_places_only
-        self._gazetteer = None
+        self._gazetteer = places
         install_extensions()
 
     @property
-    def gazetteer(self):
+    def gazetteer(self) -> PlaceIndex:
+        # Built on first use, so that a resolver made for its rules alone (gold trips
+        # of entities that need no names) costs nothing.
         if self._gazetteer is None:
-            from ..travel.gazetteer import Gazetteer
+            from .places import make_french_places
 
-            self._gazetteer = Gazetteer()
+            self._gazetteer = make_french_places()
         return self._gazetteer
 
     def places(self, span: Span) -> List[Tuple[Span, str]]:
@@ -137,13 +136,12 @@ class TripResolver:
         # recognizer took for places ("samedi") still drop out.
         return [(span, span.text)] if looks_like_name(span) else []
 
-    def trip_from_spans(self, spans: Iterable[Span]) -> Dict[str, Any]:
+    def trip_from_spans(self, spans: Iterable[Span]) -> Trip:
         return self.read(spans)[0]
 
-    def read(self, spans: Iterable[Span]) -> Tuple[Dict[str, Any], List[Span]]:
+    def read(self, spans: Iterable[Span]) -> Tuple[Trip, List[Span]]:
         """The trip of some DEPART / ARRIVEE / VIA spans, and the place mentions
         it was read from, labelled with the roles they ended up with."""
-        trip = empty_trip()
         places = []  # (label, mention, name) in reading order
         for span in sorted((s for s in spans if s.label_ in LABELS), key=lambda s: s.start):
             for mention, name in self.places(span):
@@ -167,13 +165,14 @@ class TripResolver:
             # "Paris → Dijon → Lyon": a chain read as one departure and several
             # arrivals ends at its last place; the ones between are stops.
             steps, arrivals = arrivals[:-1], arrivals[-1:]
-        if departures:
-            trip["departure_text"], trip["departure"] = departures[0][1].text, departures[0][2]
-        if arrivals:
-            trip["arrival_text"], trip["arrival"] = arrivals[0][1].text, arrivals[0][2]
-        trip["steps_text"] = [p[1].text for p in steps]
-        trip["steps"] = [p[2] for p in steps]
-        trip["is_valid"] = bool(departures and arrivals and trip["departure"] != trip["arrival"])
+        trip = Trip(
+            departure=departures[0][2] if departures else None,
+            arrival=arrivals[0][2] if arrivals else None,
+            steps=tuple(p[2] for p in steps),
+            departure_text=departures[0][1].text if departures else None,
+            arrival_text=arrivals[0][1].text if arrivals else None,
+            steps_text=tuple(p[1].text for p in steps),
+        )
         roles = {id(p): "DEPART" for p in departures[:1]}
         roles.update({id(p): "ARRIVEE" for p in arrivals[:1]})
         roles.update({id(p): "VIA" for p in steps})
@@ -184,7 +183,8 @@ class TripResolver:
         return trip, mentions
 
     def __call__(self, doc: Doc) -> Doc:
-        doc._.trip, mentions = self.read(doc.ents)
+        trip, mentions = self.read(doc.ents)
+        doc._.trip = trip.to_dict()
         if self.fix_ents:
             others = [e for e in doc.ents if e.label_ not in LABELS]
             doc.ents = sorted(others + mentions, key=lambda e: e.start)
@@ -213,47 +213,43 @@ class TripResolver:
         return self
 
 
-def same_trip(a: Dict[str, Any], b: Dict[str, Any]) -> bool:
-    """Both invalid, or both valid with the same ends (compared as the gazetteer
-    normalises names: case, accents and hyphens do not matter)."""
-    from ..travel.gazetteer import normalise
+def score_trips(examples: Iterable[Example], resolver: Optional[TripResolver] = None) -> Dict[str, Any]:
+    """Trip and validity accuracy of the predicted docs (their `doc._.trip`, else the
+    trip of their entities) against the trips of the reference entities."""
+    resolver = resolver or TripResolver()
 
-    if not a["is_valid"] or not b["is_valid"]:
-        return a["is_valid"] == b["is_valid"]
-    return normalise(a["departure"]) == normalise(b["departure"]) and normalise(
-        a["arrival"]
-    ) == normalise(b["arrival"])
+    def pairs():
+        for eg in examples:
+            predicted = eg.predicted._.trip
+            yield (
+                Trip.from_dict(predicted) if predicted else resolver.trip_from_spans(eg.predicted.ents),
+                resolver.trip_from_spans(eg.reference.ents),
+            )
 
-
-def score_trips(examples: Iterable[Example], resolver: Optional[TripResolver] = None):
-    resolver = resolver or TripResolver(None, "seqkit_trip")
-    n = correct = valid_correct = 0
-    for eg in examples:
-        gold = resolver.trip_from_spans(eg.reference.ents)
-        pred = eg.predicted._.trip or resolver.trip_from_spans(eg.predicted.ents)
-        n += 1
-        correct += same_trip(pred, gold)
-        valid_correct += pred["is_valid"] == gold["is_valid"]
-    return {
-        "trip_acc": correct / n if n else None,
-        "trip_validity_acc": valid_correct / n if n else None,
-    }
+    return trip_accuracy(pairs())
 
 
 @Language.factory(
     "seqkit_trip",
     assigns=["doc._.trip", "doc.ents"],
     requires=["doc.ents"],
-    default_config={"resolve_names": True, "known_places_only": True, "fix_ents": True},
+    default_config={
+        "places": {"@misc": "spacy-seqkit.french_places.v1"},
+        "resolve_names": True,
+        "known_places_only": True,
+        "fix_ents": True,
+    },
     default_score_weights={"trip_acc": 1.0, "trip_validity_acc": 0.0},
 )
 def make_trip_resolver(
-    nlp: Language, name: str, resolve_names: bool, known_places_only: bool, fix_ents: bool
+    nlp: Language, name: str, places: PlaceIndex, resolve_names: bool, known_places_only: bool, fix_ents: bool
 ) -> TripResolver:
     """Sets `doc._.trip` = {departure, arrival, steps, is_valid, *_text} from the
-    DEPART / ARRIVEE / VIA entities. With `fix_ents`, `doc.ents` are rewritten to
-    the place mentions the trip was read from, with their repaired roles."""
+    DEPART / ARRIVEE / VIA entities, names resolved in `places` (a gazetteer: any
+    registered function returning an object with `resolve(text) -> name or None`).
+    With `fix_ents`, `doc.ents` are rewritten to the place mentions the trip was
+    read from, with their repaired roles."""
     return TripResolver(
-        nlp, name, resolve_names=resolve_names, known_places_only=known_places_only,
+        name, places=places, resolve_names=resolve_names, known_places_only=known_places_only,
         fix_ents=fix_ents,
     )
