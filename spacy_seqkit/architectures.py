@@ -2,15 +2,16 @@
 
 They are registered through entry points in setup.cfg (group
 `spacy_architectures`), so a spaCy config can name them without importing
-this module.
+this module. Each states its parameters and their defaults once, here; the
+layer receives them as one config dataclass, validated in one place.
 """
 from typing import List, Optional, Union
 
 from thinc.api import Model
 from thinc.types import Floats2d, Generator
 
-from .layers.attention import AttentionEncoder
-from .layers.window import MaxoutWindowEncoder
+from .layers.attention_encoder import AttentionEncoder, AttentionEncoderConfig
+from .layers.window import MaxoutWindowConfig, MaxoutWindowEncoder
 
 
 def build_maxout_window_encoder_v1(
@@ -35,12 +36,14 @@ def build_maxout_window_encoder_v1(
     dropout (float): Dropout on each layer's output before the residual sum.
     """
     return MaxoutWindowEncoder(
-        width=width,
-        depth=depth,
-        window_size=window_size,
-        maxout_pieces=maxout_pieces,
-        dilation=dilation,
-        dropout=dropout,
+        MaxoutWindowConfig(
+            width=width,
+            depth=depth,
+            window_size=window_size,
+            maxout_pieces=maxout_pieces,
+            dilation=dilation,
+            dropout=dropout,
+        )
     )
 
 
@@ -76,16 +79,18 @@ def build_attention_encoder_v1(
     attention_dropout (float): Dropout on attention weights (full and local).
     """
     return AttentionEncoder(
-        width=width,
-        depth=depth,
-        n_heads=n_heads,
-        ffn_width=ffn_width,
-        attention=attention,
-        window=window,
-        positions=positions,
-        max_length=max_length,
-        dropout=dropout,
-        attention_dropout=attention_dropout,
+        AttentionEncoderConfig(
+            width=width,
+            depth=depth,
+            n_heads=n_heads,
+            ffn_width=ffn_width,
+            attention=attention,
+            window=window,
+            positions=positions,
+            max_length=max_length,
+            dropout=dropout,
+            attention_dropout=attention_dropout,
+        )
     )
 
 
@@ -107,7 +112,8 @@ def build_seq2seq_rewriter_v1(
     max_vocab: int = 0,
 ) -> Model:
     """Rewrite a doc into another text: bi-LSTM encoder, attentional LSTM
-    decoder, full / sampled / hierarchical softmax, optional copy mechanism.
+    decoder, full softmax / negative sampling / hierarchical softmax, optional
+    copy mechanism.
 
     source (str): "characters" of the text, or "tokens" embedded by `embed`.
     target (str): "characters", or whitespace-separated "words".
@@ -121,22 +127,23 @@ def build_seq2seq_rewriter_v1(
     dropout (float): Dropout on embeddings, between LSTM layers and on decoder outputs.
     attention (str): "dot", "general", "concat" (Luong, with input feeding) or
         "bahdanau" (additive, attends with the previous decoder state).
-    output_layer (str): "softmax"; "sampled" (negative sampling with `n_samples` noise
-        units from unigram^0.75 in training, full softmax at inference); or
-        "hierarchical" (Huffman-tree softmax).
-    n_samples (int): Noise units per target unit for "sampled". Recommended 5 to 64.
-    label_smoothing (float): Label smoothing of the loss (softmax only).
+    output_layer (str): "softmax"; "negative_sampling" (`n_samples` noise units
+        from unigram^0.75 in training, full softmax at inference; "sampled" is
+        accepted as its older name); or "hierarchical" (Huffman-tree softmax).
+    n_samples (int): Noise units per target unit for "negative_sampling".
+        Recommended 5 to 64.
+    label_smoothing (float): Label smoothing of the loss (softmax only). The
+        seqkit_rewriter component's default is 0.1.
     scheduled_sampling (Union[float, Generator]): Probability of feeding the model's own
         previous prediction instead of the gold unit; a float or a thinc schedule.
     min_count (int): Target units seen fewer times become the unknown symbol.
     max_vocab (int): Largest target vocabulary, specials included (0: no limit).
     """
-    from .layers.seq2seq import Seq2SeqRewriter
+    from .layers.seq2seq import RewriterConfig, Seq2SeqRewriter
 
-    return Seq2SeqRewriter(
+    config = RewriterConfig(
         source=source,
         target=target,
-        embed=embed,
         copy=copy,
         embed_width=embed_width,
         hidden_width=hidden_width,
@@ -150,3 +157,4 @@ def build_seq2seq_rewriter_v1(
         min_count=min_count,
         max_vocab=max_vocab,
     )
+    return Seq2SeqRewriter(config, embed=embed)

@@ -37,12 +37,7 @@ def benchmark_encoders(
     from .benchmarks.encoders import run_encoder_benchmark
 
     run_encoder_benchmark(
-        out_dir=out_dir,
-        threads=threads,
-        n_docs=n_docs,
-        batch_size=batch_size,
-        repeats=repeats,
-        seed=seed,
+        out_dir=out_dir, threads=threads, n_docs=n_docs, batch_size=batch_size, repeats=repeats, seed=seed
     )
 
 
@@ -61,13 +56,18 @@ def benchmark_decoding(
     data: Path = typer.Option(None, "--data", help="JSONL with 'text' to decode (with --model)"),
 ) -> None:
     """Naive vs batched beam search (same model and inputs, identical n-best),
-    greedy, and training words/s of softmax / sampled / hierarchical output layers."""
+    greedy, and training words/s of the softmax / negative sampling /
+    hierarchical output layers."""
     try:
         sizes = [int(v) for v in vocab_sizes.split(",") if v.strip()]
     except ValueError:
         raise typer.BadParameter(f"comma-separated integers expected, got {vocab_sizes!r}", param_hint="--vocab-sizes")
-    if not sizes or min(sizes) < 2 or min(n_sentences, beam_size, batch_size, repeats) < 1:
-        raise typer.BadParameter("sizes must be >= 2; counts and beam must be positive", param_hint="--vocab-sizes")
+    if not sizes or min(sizes) < 2:
+        raise typer.BadParameter(f"vocabulary sizes must be >= 2, got {vocab_sizes!r}", param_hint="--vocab-sizes")
+    for hint, value in (("--n-sentences", n_sentences), ("--beam-size", beam_size),
+                        ("--batch-size", batch_size), ("--repeats", repeats)):
+        if value < 1:
+            raise typer.BadParameter(f"must be a positive integer, got {value}", param_hint=hint)
     from .benchmarks.report import pin_threads
 
     pin_threads(threads)
@@ -106,13 +106,8 @@ def benchmark_attention(
     from .benchmarks.attention import run_attention_benchmark
 
     run_attention_benchmark(
-        out_dir=out_dir,
-        threads=threads,
-        n_tokens=n_tokens,
-        lengths=seq_lengths,
-        n_pipeline_docs=pipeline_docs,
-        repeats=repeats,
-        seed=seed,
+        out_dir=out_dir, threads=threads, n_tokens=n_tokens, lengths=seq_lengths,
+        n_pipeline_docs=pipeline_docs, repeats=repeats, seed=seed,
     )
 
 

@@ -8,6 +8,8 @@ import srsly
 from spacy.language import Language
 from spacy.training import Example
 
+from .extensions import install_rewrite_extensions
+
 
 def create_rewrite_reader(
     path: Optional[Union[str, Path]],
@@ -32,9 +34,7 @@ class RewriteCorpus:
         self.limit, self.shuffle = limit, shuffle
 
     def __call__(self, nlp: Language) -> Iterator[Example]:
-        from .components.rewriter import install_extensions
-
-        install_extensions()
+        install_rewrite_extensions()
         if not self.path.exists():
             raise ValueError(f"spacy-seqkit.RewriteCorpus.v1: no file at '{self.path}'")
         records = []
@@ -55,9 +55,7 @@ class RewriteCorpus:
 def rewrite_example(nlp: Language, text: str, rewrite: Optional[str]) -> Example:
     """A training example for `seqkit_rewriter`: `text` made into a doc by `nlp`,
     the gold `rewrite` (None: no gold) in `doc._.rewrite` of the reference."""
-    from .components.rewriter import install_extensions
-
-    install_extensions()
+    install_rewrite_extensions()
     predicted = nlp.make_doc(text)
     reference = predicted.copy()
     reference._.rewrite = None if rewrite is None else str(rewrite)

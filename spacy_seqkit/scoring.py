@@ -5,6 +5,8 @@ from typing import Any, Callable, Dict, Iterable, List
 
 from spacy.training import Example
 
+from .extensions import install_rewrite_extensions
+
 
 def rewrite_score(examples: Iterable[Example], *, attr: str = "rewrite", **kwargs: Any) -> Dict[str, Any]:
     """Compare `doc._.<attr>` of predicted and reference docs, over the examples
@@ -13,9 +15,7 @@ def rewrite_score(examples: Iterable[Example], *, attr: str = "rewrite", **kwarg
     from rapidfuzz.distance import Levenshtein
     from sacrebleu.metrics import BLEU, CHRF
 
-    from .components.rewriter import install_extensions
-
-    install_extensions()
+    install_rewrite_extensions()
     hyps: List[str] = []
     refs: List[str] = []
     for eg in examples:

@@ -12,7 +12,7 @@ from spacy.training import Example
 from spacy.util import load_model_from_config, registry
 from thinc.api import Config, fix_random_seed
 
-from spacy_seqkit.layers.attention import (
+from spacy_seqkit.layers.attention_encoder import (
     ATTENTION_MODES,
     linear_attention,
     local_attention,

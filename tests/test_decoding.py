@@ -6,8 +6,16 @@ import numpy
 import pytest
 import torch
 
-from spacy_seqkit.layers.approx_softmax import NoiseSampler, huffman_codes, noise_distribution
-from spacy_seqkit.layers.decoding import beam_search, greedy_search, length_penalty, naive_beam_search
+from spacy_seqkit.layers.approx_softmax import AliasSampler, huffman_codes, noise_distribution
+from spacy_seqkit.layers.decoding import (
+    LENGTH_PENALTIES,
+    SEARCHES,
+    beam_search,
+    build_length_penalty,
+    gnmt_penalty as length_penalty,
+    greedy_search,
+    naive_beam_search,
+)
 from spacy_seqkit.layers.output_layers import build_output_layer
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
@@ -65,13 +73,12 @@ TRAP = {
 }
 
 
-def search(kind, table, max_lengths=(10,), **kwargs):
+def search(kind, table, max_lengths=(10,), alpha=0.0, **kwargs):
     dec = TableDecoder(table)
     state = dec.initial_state(len(max_lengths))
-    if kind == "greedy":
-        return greedy_search(dec.step, state, list(max_lengths), bos=BOS, eos=EOS, **kwargs)
-    fn = beam_search if kind == "batched" else naive_beam_search
-    return fn(dec.step, dec.reorder, state, list(max_lengths), bos=BOS, eos=EOS, **kwargs)
+    fn = {"greedy": greedy_search, "batched": beam_search, "naive": naive_beam_search}[kind]
+    penalty = build_length_penalty("gnmt", alpha)
+    return fn(dec.step, dec.reorder, state, list(max_lengths), bos=BOS, eos=EOS, length_penalty=penalty, **kwargs)
 
 
 def test_decoding_greedy_is_wrong_and_beam_2_is_right():
@@ -185,7 +192,7 @@ def test_decoding_batched_beam_equals_naive_on_random_models(seed, beam_size, al
     n_items = 4
     state = {"h": torch.randn(n_items, 8, generator=g), "memory": torch.arange(n_items)}
     max_lengths = [3, 7, 1, 12]
-    kwargs = dict(bos=BOS, eos=EOS, beam_size=beam_size, n_best=beam_size, alpha=alpha)
+    kwargs = dict(bos=BOS, eos=EOS, beam_size=beam_size, n_best=beam_size, length_penalty=build_length_penalty(alpha))
     batched = beam_search(dec.step, dec.reorder, state, max_lengths, **kwargs)
     naive = naive_beam_search(dec.step, dec.reorder, state, max_lengths, **kwargs)
     for b, n, max_len in zip(batched, naive, max_lengths):
@@ -205,6 +212,48 @@ def test_decoding_bad_arguments(beam_size, n_best):
 def test_decoding_empty_batch():
     dec = TableDecoder(TRAP)
     assert beam_search(dec.step, dec.reorder, dec.initial_state(0), [], bos=BOS, eos=EOS) == []
+
+
+def test_decoding_length_penalties_table():
+    assert LENGTH_PENALTIES["gnmt"](4, 0.6) == pytest.approx((9 / 6) ** 0.6)
+    assert LENGTH_PENALTIES["average"](4, 0.6) == 4.0
+    assert LENGTH_PENALTIES["none"](4, 0.6) == 1.0
+    # A number is GNMT's alpha, as `length_penalty = 0.6` in older configs.
+    assert build_length_penalty(0.6)(4) == build_length_penalty("gnmt", 0.6)(4) == length_penalty(4, 0.6)
+    assert build_length_penalty("gnmt", 0.0)(7) == build_length_penalty("none")(7) == 1.0
+    for bad, name in (("wu", "length_penalty"), (-0.1, "length_penalty"), (True, "length_penalty")):
+        with pytest.raises(ValueError, match=name):
+            build_length_penalty(bad)
+    with pytest.raises(ValueError, match="length_alpha"):
+        build_length_penalty("gnmt", -1.0)
+
+
+@pytest.mark.parametrize("penalty", ["average", "none"])
+def test_decoding_batched_equals_naive_with_every_penalty(penalty):
+    dec = RandomDecoder(7, seed=1)
+    g = torch.Generator().manual_seed(5)
+    state = {"h": torch.randn(3, 8, generator=g), "memory": torch.arange(3)}
+    kwargs = dict(bos=BOS, eos=EOS, beam_size=4, n_best=4, length_penalty=build_length_penalty(penalty))
+    batched = beam_search(dec.step, dec.reorder, state, [6, 2, 9], **kwargs)
+    naive = naive_beam_search(dec.step, dec.reorder, state, [6, 2, 9], **kwargs)
+    for b, n in zip(batched, naive):
+        assert [ids for ids, _ in b] == [ids for ids, _ in n]
+        assert [s for _, s in b] == pytest.approx([s for _, s in n], abs=1e-5)
+
+
+def test_decoding_searches_table_shares_one_signature():
+    penalty = build_length_penalty("gnmt", 0.6)
+    results = {}
+    for name, run in SEARCHES.items():
+        dec = TableDecoder(TRAP)
+        results[name] = run(dec.step, dec.reorder, dec.initial_state(1), [10], bos=BOS, eos=EOS,
+                            beam_size=2, n_best=1, length_penalty=penalty)
+    assert results["beam"] == results["naive_beam"] != results["greedy"]
+    # "beam" with a beam of 1 is greedy search.
+    dec = TableDecoder(TRAP)
+    one = SEARCHES["beam"](dec.step, dec.reorder, dec.initial_state(1), [10], bos=BOS, eos=EOS, beam_size=1,
+                           length_penalty=penalty)
+    assert one == results["greedy"]
 
 
 # ---------------------------------------------------------------- approximate softmax
@@ -238,7 +287,7 @@ def test_noise_distribution_and_sampler():
     probs = noise_distribution([16, 1, 0, 81])
     expected = numpy.array([8.0, 1.0, 0.0, 27.0]) / 36.0  # counts ** 0.75
     assert probs == pytest.approx(expected)
-    draws = NoiseSampler(probs, seed=0)(20000)
+    draws = AliasSampler(probs)((20000,), torch.Generator().manual_seed(0)).numpy()
     assert (draws != 2).all()
     assert numpy.bincount(draws, minlength=4) / 20000 == pytest.approx(expected, abs=0.02)
     assert noise_distribution([0, 0]) == pytest.approx([0.5, 0.5])
@@ -259,17 +308,22 @@ def test_hierarchical_softmax_sums_to_one(n_units):
         assert gold.tolist() == pytest.approx(lp.gather(1, y[:, None])[:, 0].tolist(), abs=1e-5)
 
 
-def test_sampled_softmax_trains_toward_the_full_softmax():
+@pytest.mark.parametrize("name", ["negative_sampling", "sampled"])
+def test_negative_sampling_trains_toward_the_full_softmax(name):
     """Negative sampling's loss rises with the gold unit's score falling, and
-    inference uses the normalised full softmax over the same weights."""
+    inference uses the normalised full softmax over the same weights ("sampled"
+    is its older name)."""
     torch.manual_seed(0)
-    layer = build_output_layer("sampled", 8, 50, list(range(1, 51)), 5)
+    layer = build_output_layer(name, 8, 50, list(range(1, 51)), 5)
     o = torch.randn(4, 8)
     assert layer.log_probs(o).exp().sum(-1).tolist() == pytest.approx([1.0] * 4, abs=1e-5)
     y = torch.tensor([3, 7, 9, 11])
     loss = layer.loss(o, y)
     assert loss.shape == (4,) and bool((loss > 0).all())
-    for _ in range(100):
+    # 300 steps: with 100, the old sampler (torch.multinomial) got there for 39
+    # seeds in 40, the alias sampler for 36 (seed 0 not among them: the draws
+    # differ); with 300, the alias sampler for all 40.
+    for _ in range(300):
         layer.zero_grad()
         layer.loss(o, y).sum().backward()
         with torch.no_grad():

@@ -9,10 +9,10 @@ import torch
 from spacy.training import Example
 from thinc.api import Config, fix_random_seed
 
-from spacy_seqkit.components.rewriter import install_extensions
+from spacy_seqkit.extensions import install_rewrite_extensions
 from spacy_seqkit.readers import rewrite_example
 
-install_extensions()
+install_rewrite_extensions()
 
 TINY = {"embed_width": 16, "hidden_width": 32, "dropout": 0.0, "label_smoothing": 0.0}
 
@@ -97,7 +97,7 @@ def test_rewriter_overfitting_concat_attention_fast():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("output_layer", ["sampled", "hierarchical"])
+@pytest.mark.parametrize("output_layer", ["negative_sampling", "hierarchical"])
 def test_rewriter_overfitting_each_output_layer(output_layer):
     nlp = make_nlp({"output_layer": output_layer, "n_samples": 5}, beam_size=2, n_best=1)
     train(nlp, make_examples(nlp, TRAIN_WORDS, [w[::-1] for w in TRAIN_WORDS]), 250)
@@ -220,8 +220,8 @@ def test_rewriter_batched_beam_equals_naive_on_random_model(untrained):
     model = untrained.get_pipe("seqkit_rewriter").model
     docs = [untrained.make_doc(t) for t in ["abc", "hij ab", "j", "ab cd ef gh"]]
     kwargs = dict(beam_size=3, n_best=3, length_penalty=0.6, max_length_ratio=1.0, max_length_extra=2)
-    batched = predict_rewrites(model, docs, search="batched", **kwargs)
-    naive = predict_rewrites(model, docs, search="naive", **kwargs)
+    batched = predict_rewrites(model, docs, search="beam", **kwargs)
+    naive = predict_rewrites(model, docs, search="naive_beam", **kwargs)
     for b, n in zip(batched, naive):
         assert [h for h, _ in b] == [h for h, _ in n]
         assert [s for _, s in b] == pytest.approx([s for _, s in n], abs=1e-4)
@@ -261,11 +261,16 @@ def test_rewriter_predict_before_initialize_is_clear():
         ({"output_layer": "nce"}, {}, "output_layer"),
         ({"hidden_width": 0}, {}, "hidden_width"),
         ({"dropout": 1.5}, {}, "dropout"),
-        ({"output_layer": "sampled", "label_smoothing": 0.1}, {}, "label_smoothing"),
+        ({"output_layer": "negative_sampling", "label_smoothing": 0.1}, {}, "label_smoothing"),
+        ({"copy": True, "output_layer": "negative_sampling"}, {}, "copy"),
         ({"copy": True, "output_layer": "sampled"}, {}, "copy"),
         ({"source": "tokens"}, {}, "embed"),
         ({}, {"beam_size": 0}, "beam_size"),
         ({}, {"max_length_ratio": 0}, "max_length_ratio"),
+        ({}, {"search": "sampling"}, "search"),
+        ({}, {"length_penalty": "wu"}, "length_penalty"),
+        ({}, {"length_penalty": -0.5}, "length_penalty"),
+        ({}, {"length_alpha": -1.0}, "length_alpha"),
     ],
 )
 def test_rewriter_bad_config_raises_at_resolution(model, settings, name):
@@ -413,7 +418,8 @@ def test_rewriter_gold_from_docbin_user_data(tmp_path):
 def test_rewriter_copy_in_other_case():
     """A copied unit may take the other case ("paris" -> "Paris"), and the
     mixed generate / copy / copy-in-other-case distribution sums to 1."""
-    from spacy_seqkit.layers.seq2seq import Seq2SeqRewriter, _prepare, other_case
+    from spacy_seqkit.architectures import build_seq2seq_rewriter_v1
+    from spacy_seqkit.layers.seq2seq import other_case, torch_module
 
     assert [other_case(u) for u in ("m", "M", "é", "-", "paris", "PARIS", "Paris")] == [
         "M", "m", "É", "-", "Paris", "paris", "paris"
@@ -421,18 +427,18 @@ def test_rewriter_copy_in_other_case():
     fix_random_seed(0)
     nlp = spacy.blank("fr")
     docs = [nlp.make_doc(t) for t in ("de paris a lyon", "vers lyon depuis paris")]
-    model = Seq2SeqRewriter(copy=True, embed_width=8, hidden_width=16)
+    model = build_seq2seq_rewriter_v1(copy=True, embed_width=8, hidden_width=16)
     model.initialize(X=docs, Y=["Paris > Lyon", "Paris > Lyon"])
-    inputs, _ = _prepare(model, docs, None)
+    inputs = torch_module(model).units.encode(docs, None, copy=True)
     target_ids = {u: i for i, u in enumerate(model.attrs["target_vocab"])}
     p_position = docs[0].text.index("p")
     assert inputs.src_alt[0, p_position] == target_ids["P"]
     assert inputs.src_ext[0, p_position] != target_ids["P"]
-    module = model.get_ref("seq2seq").shims[0]._model
+    module = torch_module(model)
     module.eval()
     with torch.no_grad():
         # Gates forced: every unit copied, always in the other case.
-        for gate, bias in ((module.gen_gate, -40.0), (module.case_gate, 40.0)):
+        for gate, bias in ((module.copy.gen_gate, -40.0), (module.copy.case_gate, 40.0)):
             gate.weight.zero_()
             gate.bias.fill_(bias)
         state = module.encode(
@@ -447,3 +453,87 @@ def test_rewriter_copy_in_other_case():
     assert torch.allclose(probs[:, target_ids["P"]], (attn * on_p).sum(-1), atol=1e-5)
     if "p" in target_ids:
         assert float(probs[:, target_ids["p"]].max()) < 1e-6
+
+
+def test_rewriter_length_penalty_number_is_gnmt_alpha(untrained):
+    """`length_penalty = 0.6` (configs written before the choice) is GNMT with
+    alpha 0.6, the default; "average", "none" and the searches all run."""
+    texts = ["abc", "hij ab", "j"]
+    pipe = untrained.get_pipe("seqkit_rewriter")
+    assert (pipe.search, pipe.length_penalty, pipe.length_alpha) == ("beam", "gnmt", 0.6)
+    expected = nbest(untrained, texts)
+    model = pipe.model
+    nlp = spacy.blank("en")
+    for settings in ({"length_penalty": 0.6}, {"length_penalty": "gnmt", "length_alpha": 0.6}):
+        nlp.add_pipe("seqkit_rewriter", name="other", config={"model": {**TINY}, "beam_size": 2, "n_best": 2,
+                                                              "max_length_ratio": 1.0, **settings})
+        other = nlp.get_pipe("other")
+        other.model = model
+        assert [hyps for hyps in other.predict([nlp.make_doc(t) for t in texts])] == expected
+        nlp.remove_pipe("other")
+    from spacy_seqkit.layers.seq2seq import predict_rewrites
+
+    docs = [untrained.make_doc(t) for t in texts]
+    greedy = predict_rewrites(model, docs, search="greedy", length_penalty="average")
+    assert greedy == predict_rewrites(model, docs, search="beam", beam_size=1, length_penalty="average")
+    assert all(len(h) == 1 for h in predict_rewrites(model, docs, search="naive_beam", beam_size=2, length_penalty="none"))
+
+
+def test_rewriter_default_model_settings():
+    """The component's model: the architecture's defaults, but label_smoothing 0.1."""
+    nlp = spacy.blank("en")
+    nlp.add_pipe("seqkit_rewriter")
+    model = dict(nlp.config["components"]["seqkit_rewriter"]["model"])
+    assert model == {
+        "@architectures": "spacy-seqkit.Seq2SeqRewriter.v1", "source": "characters", "target": "characters",
+        "embed": None, "copy": False, "embed_width": 64, "hidden_width": 128, "depth": 1, "dropout": 0.1,
+        "attention": "general", "output_layer": "softmax", "n_samples": 64, "label_smoothing": 0.1,
+        "scheduled_sampling": 0.0, "min_count": 1, "max_vocab": 0,
+    }
+
+
+def test_rewriter_sampled_is_negative_sampling():
+    from spacy_seqkit.architectures import build_seq2seq_rewriter_v1
+    from spacy_seqkit.layers.output_layers import NegativeSampling
+    from spacy_seqkit.layers.seq2seq import torch_module
+
+    words = _words(6)
+    for name in ("sampled", "negative_sampling"):
+        model = build_seq2seq_rewriter_v1(output_layer=name, embed_width=8, hidden_width=8)
+        nlp = spacy.blank("en")
+        model.initialize(X=[nlp.make_doc(w) for w in words], Y=words)
+        assert isinstance(torch_module(model).output, NegativeSampling)
+
+
+def test_rewriter_loads_weights_saved_under_the_old_flat_keys():
+    """Modules saved before the split by role had flat keys (attn_key, gen_gate,
+    encoder.0.0, ...): they load into today's parts."""
+    from spacy_seqkit.architectures import build_seq2seq_rewriter_v1
+    from spacy_seqkit.layers.seq2seq import torch_module
+    from spacy_seqkit.layers.seq2seq.module import upgrade_state_dict_keys
+
+    nlp = spacy.blank("en")
+    words = _words(6)
+
+    def module(seed):
+        fix_random_seed(seed)
+        model = build_seq2seq_rewriter_v1(copy=True, attention="concat", embed_width=8, hidden_width=8)
+        model.initialize(X=[nlp.make_doc(w) for w in words], Y=words)
+        return torch_module(model)
+
+    trained, fresh = module(0), module(1)
+    renamed = {"encoder.layers.": "encoder.", "encoder.src_embed.": "src_embed.", "encoder.memory_proj.": "memory_proj.",
+               "attention.key.": "attn_key.", "attention.query.": "attn_query.", "attention.v.": "attn_v.",
+               "copy.gen_gate.": "gen_gate.", "copy.case_gate.": "case_gate."}
+    old = {}
+    for key, value in trained.state_dict().items():
+        for new_prefix, old_prefix in renamed.items():
+            if key.startswith(new_prefix):
+                key = old_prefix + key[len(new_prefix):]
+                break
+        old[key] = value
+    assert "attn_v.weight" in old and "encoder.0.0.weight_ih_l0" in old
+    assert list(upgrade_state_dict_keys(old)) == list(trained.state_dict())
+    fresh.load_state_dict(old)
+    for (key, a), b in zip(trained.state_dict().items(), fresh.state_dict().values()):
+        assert torch.equal(a, b), key

@@ -4,10 +4,10 @@ import spacy
 from spacy.training import Example
 from thinc.api import Config
 
-from spacy_seqkit.components.rewriter import install_extensions
+from spacy_seqkit.extensions import install_rewrite_extensions
 from spacy_seqkit.scoring import make_rewrite_scorer, rewrite_score
 
-install_extensions()
+install_rewrite_extensions()
 
 
 def examples(pairs):

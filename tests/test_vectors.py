@@ -6,7 +6,7 @@ from scipy.stats import chisquare
 from typer.testing import CliRunner
 
 from spacy_seqkit.cli import app
-from spacy_seqkit.layers.approx_softmax import noise_distribution
+from spacy_seqkit.layers.approx_softmax import alias_table, noise_distribution
 from spacy_seqkit.vectors import (
     Vocabulary,
     Word2VecConfig,
@@ -17,7 +17,7 @@ from spacy_seqkit.vectors import (
     train_vectors,
     write_word2vec_text,
 )
-from spacy_seqkit.vectors.model import alias_table, window_step
+from spacy_seqkit.vectors.model import window_step
 from spacy_seqkit.vectors.pretrain import pretrain_vectors
 from spacy_seqkit.vectors.trainer import context_range, padded_groups, word_blocks
 
@@ -60,8 +60,8 @@ def test_vectors_hs_probabilities_sum_to_one():
 def test_vectors_huffman_codes_prefix_free_and_frequent_short():
     counts = numpy.array([1000, 400, 300, 120, 80, 40, 20, 10, 5, 3, 2, 1])
     model = Word2VecModel(counts, dim=4, loss="hs")
-    lengths = model.lengths.tolist()
-    codes = ["".join(str(int(b)) for b in model.codes[i, : lengths[i]].tolist()) for i in range(len(counts))]
+    lengths = model.rows.lengths.tolist()
+    codes = ["".join(str(int(b)) for b in model.rows.codes[i, : lengths[i]].tolist()) for i in range(len(counts))]
     for i, a in enumerate(codes):
         for j, b in enumerate(codes):
             if i != j:
@@ -71,7 +71,7 @@ def test_vectors_huffman_codes_prefix_free_and_frequent_short():
     assert lengths[0] < lengths[-1]
     # inner nodes of a V-leaf tree: V - 1 output rows
     assert model.output.shape[0] == len(counts) - 1
-    assert model.points.max().item() == len(counts) - 2
+    assert model.rows.points.max().item() == len(counts) - 2
 
 
 def test_vectors_noise_follows_unigram_075():
@@ -83,7 +83,7 @@ def test_vectors_noise_follows_unigram_075():
     draws = model.sample_noise((200_000,), gen).numpy()
     observed = numpy.bincount(draws, minlength=len(counts))
     expected_probs = counts**0.75 / (counts**0.75).sum()
-    assert numpy.allclose(model.noise_probs, expected_probs)
+    assert numpy.allclose(model.rows.noise_probs, expected_probs)
     assert chisquare(observed, expected_probs * draws.size).pvalue > 0.001
     # and it is distinguishable from the raw unigram distribution
     unigram = counts / counts.sum()

@@ -62,6 +62,7 @@ def test_vectors_benchmark_reads_jsonl_and_caps_words(tmp_path):
 @pytest.mark.slow
 def test_vectors_benchmark_runs_end_to_end(tmp_path):
     pytest.importorskip("gensim")
+    pytest.importorskip("matplotlib")  # both from the `bench` extra
     from spacy_seqkit.benchmarks.vectors import run_vectors_benchmark
 
     text = tmp_path / "text.txt"

@@ -8,7 +8,7 @@ Part 2, whole pipelines: `ner_maxout` vs `ner_attention` (MultiHashEmbed width
 Every model is built from a config string, as `spacy train` builds it.
 """
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 WIDTH, DEPTH = 96, 4
 BASELINE = "maxout"
@@ -179,7 +179,7 @@ def run_attention_benchmark(
 ) -> Dict[str, List[Dict[str, Any]]]:
     from wasabi import msg
 
-    from .report import best_time, environment, peak_memory, print_table, write_results
+    from .report import best_time, environment, peak_memory, print_table, write_results, wrote
 
     env = environment(threads)
     msg.info(
@@ -222,7 +222,7 @@ def run_attention_benchmark(
     extra = {"n_tokens": n_tokens, "pipelines": pipe_rows, "width": WIDTH, "depth": DEPTH}
     json_path = write_results(out_dir, "attention", rows, env, extra=extra)
     png_path = plot(rows, out_dir, threads, n_tokens)
-    msg.good(f"Wrote {json_path} and {png_path}")
+    msg.good(wrote(json_path, png_path))
     return {"encoders": rows, "pipelines": pipe_rows}
 
 
@@ -268,23 +268,24 @@ def check_targets(rows, pipe_rows, longest: int) -> None:
         )
 
 
-def plot(rows: List[Dict[str, Any]], out_dir: Path, threads: int, n_tokens: int) -> Path:
-    from .report import new_figure, save_figure
+def plot(rows: List[Dict[str, Any]], out_dir: Path, threads: int, n_tokens: int) -> Optional[Path]:
+    from .report import save_plot
 
-    fig, (ax_speed, ax_mem) = new_figure(2, width=6.0, height=4.5)
-    for name in ENCODER_CONFIGS:
-        own = [r for r in rows if r["encoder"] == name]
-        x = [r["length"] for r in own]
-        ax_speed.plot(x, [r["words/s"] for r in own], marker="o", label=name)
-        ax_mem.plot(x, [max(r["peak MiB"], 0.1) for r in own], marker="o", label=name)
-    ax_speed.set_ylabel("words / second (higher is better)")
-    ax_speed.set_title(f"Predict speed, {n_tokens} tokens per batch, {threads} thread(s)")
-    ax_mem.set_ylabel("peak memory added by one call, MiB")
-    ax_mem.set_title("Memory")
-    for ax in (ax_speed, ax_mem):
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.set_xlabel("tokens per doc")
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=8)
-    return save_figure(fig, out_dir, "attention")
+    def draw(ax_speed, ax_mem) -> None:
+        for name in ENCODER_CONFIGS:
+            own = [r for r in rows if r["encoder"] == name]
+            x = [r["length"] for r in own]
+            ax_speed.plot(x, [r["words/s"] for r in own], marker="o", label=name)
+            ax_mem.plot(x, [max(r["peak MiB"], 0.1) for r in own], marker="o", label=name)
+        ax_speed.set_ylabel("words / second (higher is better)")
+        ax_speed.set_title(f"Predict speed, {n_tokens} tokens per batch, {threads} thread(s)")
+        ax_mem.set_ylabel("peak memory added by one call, MiB")
+        ax_mem.set_title("Memory")
+        for ax in (ax_speed, ax_mem):
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
+            ax.set_xlabel("tokens per doc")
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend(fontsize=8)
+
+    return save_plot(out_dir, "attention", draw, 2, width=6.0, height=4.5)

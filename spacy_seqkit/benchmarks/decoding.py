@@ -5,8 +5,9 @@
    our batched beam search (one decoder call per step for batch × beam), both
    at beam 5, and greedy decoding. The two beam searches must give the same
    n-best lists; sentences/s of each.
-2. Training words/s (target words) of the full, sampled and hierarchical
-   softmax output layers as the target vocabulary grows to 20,000 words.
+2. Training words/s (target words) of the output layers (full softmax,
+   negative sampling, hierarchical softmax) as the target vocabulary grows to
+   20,000 words.
 
 The model is trained here on a small synthetic rewriting task (requests
 between invented place names -> "A > B" or "INVALID"), unless `model_path`
@@ -95,8 +96,10 @@ def output_layer_rows(vocab_sizes: Sequence[int], threads: int, repeats: int, se
     import spacy
     from thinc.api import Adam, fix_random_seed
 
+    from ..architectures import build_seq2seq_rewriter_v1
     from ..benchmarks.report import best_time
-    from ..layers.seq2seq import RewriteBatch, Seq2SeqRewriter
+    from ..layers.output_layers import OUTPUT_LAYERS
+    from ..layers.seq2seq import RewriteBatch
 
     nlp = spacy.blank("fr")
     rows = []
@@ -115,9 +118,9 @@ def output_layer_rows(vocab_sizes: Sequence[int], threads: int, repeats: int, se
         docs = [nlp.make_doc(s) for s in sources]
         batch = RewriteBatch(docs[1:], corpus[1:])
         n_words = n_seqs * (seq_len + 1)  # EOS is a predicted unit too
-        for kind in ("softmax", "sampled", "hierarchical"):
+        for kind in OUTPUT_LAYERS:
             fix_random_seed(seed)
-            model = Seq2SeqRewriter(
+            model = build_seq2seq_rewriter_v1(
                 target="words", embed_width=64, hidden_width=128, dropout=0.0,
                 output_layer=kind, n_samples=25, max_vocab=vocab_size + 4,
             )
@@ -155,7 +158,8 @@ def run_decoding_benchmark(
 ) -> Dict[str, Any]:
     from wasabi import msg
 
-    from .report import best_time, environment, new_figure, print_table, save_figure, write_results
+    from ..layers.output_layers import OUTPUT_LAYERS
+    from .report import best_time, environment, print_table, save_plot, write_results, wrote
 
     env = environment(threads)
     start = time.perf_counter()
@@ -174,7 +178,7 @@ def run_decoding_benchmark(
     msg.info(f"Model ready in {time.perf_counter() - start:.0f}s (final training loss {final_loss})")
     model = nlp.get_pipe("seqkit_rewriter").model
     docs = [nlp.make_doc(t) for t in texts]
-    common = dict(length_penalty=0.6, max_length_ratio=2.0, max_length_extra=10)
+    common = dict(length_penalty="gnmt", length_alpha=0.6, max_length_ratio=2.0, max_length_extra=10)
     beam = dict(beam_size=beam_size, n_best=min(N_BEST, beam_size), **common)
 
     results: Dict[str, Any] = {}
@@ -190,8 +194,8 @@ def run_decoding_benchmark(
         return {"decoder": name, "beam": kwargs["beam_size"], "sentences/s": len(docs) / seconds, "seconds": seconds}
 
     rows = [
-        timed("naive beam search (reference)", "naive", beam, 1),
-        timed("batched beam search", "batched", beam, repeats),
+        timed("naive beam search (reference)", "naive_beam", beam, 1),
+        timed("batched beam search", "beam", beam, repeats),
         timed("greedy", "greedy", dict(beam_size=1, n_best=1, **common), repeats),
     ]
     naive, batched = results["naive beam search (reference)"], results["batched beam search"]
@@ -238,18 +242,19 @@ def run_decoding_benchmark(
             "examples": examples,
         },
     )
-    fig, (ax1, ax2) = new_figure(2)
-    ax1.bar([r["decoder"].replace(" (reference)", "\n(reference)") for r in rows], [r["sentences/s"] for r in rows])
-    ax1.set_ylabel("sentences / s")
-    ax1.set_title(f"Decoding, beam {beam_size} (threads={threads})")
-    for kind in ("softmax", "sampled", "hierarchical"):
-        pts = [(r["vocab size"], r["train words/s"]) for r in layer_rows if r["output layer"] == kind]
-        ax2.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=kind)
-    ax2.set_xscale("log")
-    ax2.set_xlabel("target vocabulary size")
-    ax2.set_ylabel("training target words / s")
-    ax2.set_title("Output layers")
-    ax2.legend()
-    png_path = save_figure(fig, out_dir, "decoding")
-    msg.info(f"Wrote {json_path} and {png_path}")
+
+    def draw(ax1, ax2) -> None:
+        ax1.bar([r["decoder"].replace(" (reference)", "\n(reference)") for r in rows], [r["sentences/s"] for r in rows])
+        ax1.set_ylabel("sentences / s")
+        ax1.set_title(f"Decoding, beam {beam_size} (threads={threads})")
+        for kind in OUTPUT_LAYERS:
+            pts = [(r["vocab size"], r["train words/s"]) for r in layer_rows if r["output layer"] == kind]
+            ax2.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=kind)
+        ax2.set_xscale("log")
+        ax2.set_xlabel("target vocabulary size")
+        ax2.set_ylabel("training target words / s")
+        ax2.set_title("Output layers")
+        ax2.legend()
+
+    msg.info(wrote(json_path, save_plot(out_dir, "decoding", draw, 2)))
     return {"rows": rows, "output_layers": layer_rows}

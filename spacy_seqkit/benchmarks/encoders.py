@@ -5,7 +5,7 @@ thread count, one run. Every model is built from a config string, the way a
 user's `spacy train` builds it.
 """
 from pathlib import Path
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict, List, Optional
 
 WIDTH, DEPTH, WINDOW, PIECES = 96, 4, 1, 3
 BASELINE = "spacy.MaxoutWindowEncoder.v2"
@@ -142,7 +142,7 @@ def run_encoder_benchmark(
 ) -> List[Dict[str, Any]]:
     from wasabi import msg
 
-    from .report import best_time, environment, peak_memory, print_table, write_results
+    from .report import best_time, environment, peak_memory, print_table, write_results, wrote
 
     n_words = sum(doc_lengths(n_docs, seed))
     env = environment(threads)
@@ -192,29 +192,30 @@ def run_encoder_benchmark(
         extra={"n_docs": n_docs, "n_words": n_words, "batch_size": batch_size, "targets": targets},
     )
     png_path = plot(rows, out_dir, threads)
-    msg.good(f"Wrote {json_path} and {png_path}")
+    msg.good(wrote(json_path, png_path))
     return rows
 
 
-def plot(rows: List[Dict[str, Any]], out_dir: Path, threads: int) -> Path:
-    from .report import new_figure, save_figure
+def plot(rows: List[Dict[str, Any]], out_dir: Path, threads: int) -> Optional[Path]:
+    from .report import save_plot
 
-    fig, (ax_speed, ax_mem) = new_figure(2, width=7.5, height=4.5)
-    labels = [r["model"].replace("spacy-seqkit.", "seqkit.").replace(" (exponential dilation)", "\n(exp. dilation)") for r in rows]
-    y = range(len(rows))
-    h = 0.4
-    ax_speed.barh([i - h / 2 for i in y], [r["predict words/s"] for r in rows], h, label="predict")
-    ax_speed.barh([i + h / 2 for i in y], [r["train words/s"] for r in rows], h, label="train step")
-    ax_speed.set_xlabel("words / second (higher is better)")
-    ax_speed.set_title(f"Speed, {threads} thread(s)")
-    ax_mem.barh([i - h / 2 for i in y], [r["predict peak MiB"] for r in rows], h, label="predict")
-    ax_mem.barh([i + h / 2 for i in y], [r["train peak MiB"] for r in rows], h, label="train step")
-    ax_mem.set_xlabel("peak memory added, MiB (lower is better)")
-    ax_mem.set_title("Memory")
-    for ax in (ax_speed, ax_mem):
-        ax.set_yticks(list(y))
-        ax.set_yticklabels(labels, fontsize=7)
-        ax.invert_yaxis()
-        ax.legend(fontsize=8)
-    ax_mem.set_yticklabels([])
-    return save_figure(fig, out_dir, "encoders")
+    def draw(ax_speed, ax_mem) -> None:
+        labels = [r["model"].replace("spacy-seqkit.", "seqkit.").replace(" (exponential dilation)", "\n(exp. dilation)") for r in rows]
+        y = range(len(rows))
+        h = 0.4
+        ax_speed.barh([i - h / 2 for i in y], [r["predict words/s"] for r in rows], h, label="predict")
+        ax_speed.barh([i + h / 2 for i in y], [r["train words/s"] for r in rows], h, label="train step")
+        ax_speed.set_xlabel("words / second (higher is better)")
+        ax_speed.set_title(f"Speed, {threads} thread(s)")
+        ax_mem.barh([i - h / 2 for i in y], [r["predict peak MiB"] for r in rows], h, label="predict")
+        ax_mem.barh([i + h / 2 for i in y], [r["train peak MiB"] for r in rows], h, label="train step")
+        ax_mem.set_xlabel("peak memory added, MiB (lower is better)")
+        ax_mem.set_title("Memory")
+        for ax in (ax_speed, ax_mem):
+            ax.set_yticks(list(y))
+            ax.set_yticklabels(labels, fontsize=7)
+            ax.invert_yaxis()
+            ax.legend(fontsize=8)
+        ax_mem.set_yticklabels([])
+
+    return save_plot(out_dir, "encoders", draw, 2, width=7.5, height=4.5)

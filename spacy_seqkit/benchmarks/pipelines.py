@@ -18,7 +18,7 @@ def run_pipeline_benchmark(
 
     from ..travel.records import read_records
     from ..travel.tor import prepare_pipeline
-    from .report import best_time, environment, new_figure, print_table, save_figure, write_results
+    from .report import best_time, environment, print_table, save_plot, write_results, wrote
 
     pipelines = find_pipelines(training_dir)
     if not pipelines:
@@ -40,11 +40,12 @@ def run_pipeline_benchmark(
     print_table(f"Travel pipelines on {len(texts)} sentences of {data} (threads={threads})", rows, columns)
     env = environment(threads)
     json_path = write_results(out_dir, "pipelines", rows, env, extra={"data": str(data)})
-    fig, (ax,) = new_figure(1)
-    ax.barh([r["pipeline"] for r in rows], [r["words/s"] for r in rows])
-    ax.set_xlabel("words / second (higher is better)")
-    ax.set_title(f"nlp.pipe speed, {threads} thread(s)")
-    ax.invert_yaxis()
-    png_path = save_figure(fig, out_dir, "pipelines")
-    msg.good(f"Wrote {json_path} and {png_path}")
+
+    def draw(ax) -> None:
+        ax.barh([r["pipeline"] for r in rows], [r["words/s"] for r in rows])
+        ax.set_xlabel("words / second (higher is better)")
+        ax.set_title(f"nlp.pipe speed, {threads} thread(s)")
+        ax.invert_yaxis()
+
+    msg.good(wrote(json_path, save_plot(out_dir, "pipelines", draw)))
     return rows

@@ -1,4 +1,5 @@
-"""Shared plumbing of the benchmarks: thread pinning, timing, table, JSON, PNG."""
+"""Shared plumbing of the benchmarks: thread pinning, timing, table, JSON, PNG
+(the PNG only where matplotlib, of the `bench` extra, is installed)."""
 import json
 import os
 import platform
@@ -154,22 +155,37 @@ def write_results(
     return path
 
 
-def new_figure(n_axes: int = 1, width: float = 6.0, height: float = 4.0):
-    import matplotlib
+def save_plot(
+    out_dir: Path,
+    name: str,
+    draw: Callable[..., None],
+    n_axes: int = 1,
+    width: float = 6.0,
+    height: float = 4.0,
+) -> Optional[Path]:
+    """Call `draw(*axes)` on a figure of `n_axes` side by side and write it to
+    <out_dir>/<name>.png. Plotting is optional (the `bench` extra): without
+    matplotlib, say that the plot was skipped and return None."""
+    from wasabi import msg
 
+    try:
+        import matplotlib
+    except ImportError:
+        msg.warn(f"matplotlib is not installed: {name}.png skipped (pip install 'spacy-seqkit[bench]')")
+        return None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, n_axes, figsize=(width * n_axes, height), squeeze=False)
-    return fig, list(axes[0])
-
-
-def save_figure(fig, out_dir: Path, name: str) -> Path:
-    import matplotlib.pyplot as plt
-
+    draw(*axes[0])
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"{name}.png"
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
     return path
+
+
+def wrote(*paths: Optional[Path]) -> str:
+    """"Wrote a and b", leaving out what was not written (None)."""
+    return "Wrote " + " and ".join(str(p) for p in paths if p is not None)

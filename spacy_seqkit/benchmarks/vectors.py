@@ -198,7 +198,7 @@ def run_vectors_benchmark(
     from wasabi import msg
 
     from ..vectors import Vocabulary, Word2VecConfig, Word2VecTrainer
-    from .report import environment, new_figure, print_table, save_figure, write_results
+    from .report import environment, print_table, save_plot, write_results, wrote
 
     source, sentences = load_corpus(text, max_words, seed)
     vocab = Vocabulary.from_sentences(sentences, min_count=min_count)
@@ -250,22 +250,23 @@ def run_vectors_benchmark(
         "epochs": epochs, "seed": seed,
     }
     path = write_results(out_dir, "vectors", rows, env, extra={"settings": settings})
-    fig, (ax_speed, ax_quality) = new_figure(2)
-    x = numpy.arange(len(rows))
-    ax_speed.bar(x - 0.2, [r["ours_words_s"] for r in rows], 0.4, label="spacy_seqkit")
-    ax_speed.bar(x + 0.2, [r["gensim_words_s"] for r in rows], 0.4, label="gensim")
-    ax_speed.set_ylabel("training words/s")
-    ax_quality.bar(x - 0.2, [r["ours_sim_acc"] for r in rows], 0.4, label="spacy_seqkit")
-    ax_quality.bar(x + 0.2, [r["gensim_sim_acc"] for r in rows], 0.4, label="gensim")
-    ax_quality.set_ylabel("similarity triple accuracy")
-    ax_quality.set_ylim(0, 1)
-    for ax in (ax_speed, ax_quality):
-        ax.set_xticks(x)
-        ax.set_xticklabels([r["config"] for r in rows])
-        ax.legend()
-    ax_speed.set_title(f"threads={threads}")
-    png = save_figure(fig, out_dir, "vectors")
-    msg.good(f"Wrote {path} and {png}")
+
+    def draw(ax_speed, ax_quality) -> None:
+        x = numpy.arange(len(rows))
+        ax_speed.bar(x - 0.2, [r["ours_words_s"] for r in rows], 0.4, label="spacy_seqkit")
+        ax_speed.bar(x + 0.2, [r["gensim_words_s"] for r in rows], 0.4, label="gensim")
+        ax_speed.set_ylabel("training words/s")
+        ax_quality.bar(x - 0.2, [r["ours_sim_acc"] for r in rows], 0.4, label="spacy_seqkit")
+        ax_quality.bar(x + 0.2, [r["gensim_sim_acc"] for r in rows], 0.4, label="gensim")
+        ax_quality.set_ylabel("similarity triple accuracy")
+        ax_quality.set_ylim(0, 1)
+        for ax in (ax_speed, ax_quality):
+            ax.set_xticks(x)
+            ax.set_xticklabels([r["config"] for r in rows])
+            ax.legend()
+        ax_speed.set_title(f"threads={threads}")
+
+    msg.good(wrote(path, save_plot(out_dir, "vectors", draw, 2)))
     return rows
 
 

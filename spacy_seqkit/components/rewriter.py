@@ -6,7 +6,7 @@ The vocabularies live in `self.cfg`, so loading is two-stage: cfg, then the torc
 module is built from it, then the weights are read.
 """
 from itertools import islice
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 import srsly
 from spacy import util
@@ -17,40 +17,21 @@ from spacy.training import Example, validate_examples, validate_get_examples
 from spacy.vocab import Vocab
 from thinc.api import Config, Model, set_dropout_rate
 
-from ..util import check_non_negative_int, check_positive_int
+from ..extensions import install_rewrite_extensions
+from ..util import check_choice, check_non_negative_int, check_positive_int
 
+# The architecture's own defaults apply, but for the settings that deliberately
+# differ from them.
 default_model_config = """
 [model]
 @architectures = "spacy-seqkit.Seq2SeqRewriter.v1"
-source = "characters"
-target = "characters"
-embed = null
-copy = false
-embed_width = 64
-hidden_width = 128
-depth = 1
-dropout = 0.1
-attention = "general"
-output_layer = "softmax"
-n_samples = 64
 label_smoothing = 0.1
-scheduled_sampling = 0.0
-min_count = 1
-max_vocab = 0
 """
 DEFAULT_REWRITER_MODEL = Config().from_str(default_model_config)["model"]
 
 VOCAB_KEYS = ("source_vocab", "target_vocab", "target_counts", "source_width")
 
-
-def install_extensions() -> None:
-    """Idempotent: the factory, the reader and the scorer all ask for them."""
-    for name in ("rewrite", "rewrite_nbest"):
-        if not Doc.has_extension(name):
-            Doc.set_extension(name, default=None)
-
-
-install_extensions()
+install_rewrite_extensions()
 
 
 @Language.factory(
@@ -58,9 +39,11 @@ install_extensions()
     assigns=["doc._.rewrite", "doc._.rewrite_nbest"],
     default_config={
         "model": DEFAULT_REWRITER_MODEL,
+        "search": "beam",
         "beam_size": 5,
         "n_best": 5,
-        "length_penalty": 0.6,
+        "length_penalty": "gnmt",
+        "length_alpha": 0.6,
         "max_length_ratio": 2.0,
         "max_length_extra": 10,
         "scorer": {"@scorers": "spacy-seqkit.rewrite_scorer.v1"},
@@ -76,23 +59,30 @@ def make_rewriter(
     nlp: Language,
     name: str,
     model: Model,
+    search: str,
     beam_size: int,
     n_best: int,
-    length_penalty: float,
+    length_penalty: Union[float, str],
+    length_alpha: float,
     max_length_ratio: float,
     max_length_extra: int,
     scorer: Optional[Callable],
 ) -> "Rewriter":
-    """Create a Rewriter: beam search of `beam_size` (1: greedy) with GNMT's
-    length penalty alpha `length_penalty`; at most `max_length_ratio` × source
-    length + `max_length_extra` target units; `n_best` rewrites kept."""
+    """Create a Rewriter. `search` is "beam" (of `beam_size`; 1 is greedy),
+    "greedy" or "naive_beam" (the slow reference); `length_penalty` is "gnmt"
+    (GNMT's, with alpha `length_alpha`), "average" or "none", or a number: GNMT
+    with that alpha (as in configs written before the choice existed). At most
+    `max_length_ratio` × source length + `max_length_extra` target units;
+    `n_best` rewrites kept."""
     return Rewriter(
         nlp.vocab,
         model,
         name,
+        search=search,
         beam_size=beam_size,
         n_best=n_best,
         length_penalty=length_penalty,
+        length_alpha=length_alpha,
         max_length_ratio=max_length_ratio,
         max_length_extra=max_length_extra,
         scorer=scorer,
@@ -108,27 +98,34 @@ class Rewriter(TrainablePipe):
         model: Model,
         name: str = "seqkit_rewriter",
         *,
-        beam_size: int = 5,
-        n_best: int = 5,
-        length_penalty: float = 0.6,
-        max_length_ratio: float = 2.0,
-        max_length_extra: int = 10,
+        search: str,
+        beam_size: int,
+        n_best: int,
+        length_penalty: Union[float, str],
+        length_alpha: float,
+        max_length_ratio: float,
+        max_length_extra: int,
         scorer: Optional[Callable] = None,
     ) -> None:
+        """The decoding settings have their defaults in the factory's config."""
+        from ..layers.decoding import SEARCHES, build_length_penalty
+
+        check_choice("search", search, SEARCHES)
         check_positive_int("beam_size", beam_size)
         check_positive_int("n_best", n_best)
         check_non_negative_int("max_length_extra", max_length_extra)
-        if isinstance(length_penalty, bool) or not isinstance(length_penalty, (int, float)) or length_penalty < 0:
-            raise ValueError(f"'length_penalty' must be a number >= 0, got {length_penalty!r}")
+        build_length_penalty(length_penalty, length_alpha)  # a ValueError naming a bad one
         if isinstance(max_length_ratio, bool) or not isinstance(max_length_ratio, (int, float)) or max_length_ratio <= 0:
             raise ValueError(f"'max_length_ratio' must be a number > 0, got {max_length_ratio!r}")
-        install_extensions()
+        install_rewrite_extensions()
         self.vocab = vocab
         self.model = model
         self.name = name
+        self.search = search
         self.beam_size = beam_size
         self.n_best = min(n_best, beam_size)
-        self.length_penalty = float(length_penalty)
+        self.length_penalty = length_penalty
+        self.length_alpha = length_alpha
         self.max_length_ratio = float(max_length_ratio)
         self.max_length_extra = max_length_extra
         self.scorer = scorer
@@ -148,9 +145,11 @@ class Rewriter(TrainablePipe):
         return predict_rewrites(
             self.model,
             docs,
+            search=self.search,
             beam_size=self.beam_size,
             n_best=self.n_best,
             length_penalty=self.length_penalty,
+            length_alpha=self.length_alpha,
             max_length_ratio=self.max_length_ratio,
             max_length_extra=self.max_length_extra,
         )

@@ -4,7 +4,8 @@ One implementation of the two structures word2vec's approximate training needs:
 
 - a Huffman tree over the output units (hierarchical softmax): frequent units get
   short codes, so the expected cost of a training step is O(log V) dot products;
-- the unigram^0.75 noise distribution (negative sampling) and a sampler for it.
+- the unigram^0.75 noise distribution (negative sampling) and the one sampler
+  for it (an alias table: O(1) per draw).
 
 Conventions (word2vec's): for unit w with path (points[w, :L], codes[w, :L]),
 L = lengths[w], p(w | h) = prod_j sigmoid((1 - 2 * codes[w, j]) * h . node[points[w, j]]).
@@ -15,6 +16,7 @@ import heapq
 from typing import Optional, Sequence, Tuple, Union
 
 import numpy
+import torch
 
 Counts = Union[Sequence[float], numpy.ndarray]
 
@@ -88,24 +90,50 @@ def noise_distribution(counts: Counts, power: float = 0.75) -> numpy.ndarray:
     return weights / total
 
 
-class NoiseSampler:
-    """Draws noise units from a fixed distribution (inverse CDF + binary search:
-    O(log V) per draw, no V-sized table per call)."""
+def alias_table(probs: numpy.ndarray) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    """Walker's alias table (Vose's construction): draw slot i uniformly, keep
+    it with probability accept[i], else take alias[i]. Exact for any `probs`."""
+    probs = numpy.asarray(probs, dtype="float64")
+    n = probs.size
+    scaled = probs / probs.sum() * n
+    accept = numpy.ones(n)
+    alias = numpy.arange(n)
+    small = [i for i in range(n) if scaled[i] < 1.0]
+    large = [i for i in range(n) if scaled[i] >= 1.0]
+    while small and large:
+        s, l = small.pop(), large.pop()
+        accept[s], alias[s] = scaled[s], l
+        scaled[l] -= 1.0 - scaled[s]
+        (small if scaled[l] < 1.0 else large).append(l)
+    # Leftovers are 1 up to rounding.
+    return accept, alias
 
-    def __init__(self, probs: numpy.ndarray, seed: Optional[int] = None):
+
+class AliasSampler(torch.nn.Module):
+    """Draws unit ids from a fixed distribution with an alias table: O(1) per
+    draw, a few times faster than a binary search over the CDF. The noise
+    sampler of negative sampling, in word2vec and in the rewriter's output
+    layer. Its tables are buffers (they follow the module to its device) but
+    not state: they are rebuilt from the counts."""
+
+    def __init__(self, probs: numpy.ndarray):
+        super().__init__()
         probs = numpy.asarray(probs, dtype="float64")
         if probs.ndim != 1 or probs.size == 0 or (probs < 0).any() or probs.sum() <= 0:
             raise ValueError("'probs' must be a non-empty 1d array of non-negative weights")
-        self.probs = probs / probs.sum()
-        self.cdf = numpy.cumsum(self.probs)
-        self.cdf[-1] = 1.0
-        self.rng = numpy.random.default_rng(seed)
+        accept, alias = alias_table(probs)
+        self.n = probs.size
+        self.register_buffer("accept", torch.as_tensor(accept, dtype=torch.float32), persistent=False)
+        self.register_buffer("alias", torch.as_tensor(alias, dtype=torch.int64), persistent=False)
 
     @classmethod
-    def from_counts(cls, counts: Counts, power: float = 0.75, seed: Optional[int] = None):
-        return cls(noise_distribution(counts, power), seed=seed)
+    def from_counts(cls, counts: Counts, power: float = 0.75) -> "AliasSampler":
+        return cls(noise_distribution(counts, power))
 
-    def __call__(self, size) -> numpy.ndarray:
-        """int64 unit ids of the given shape."""
-        draws = self.rng.random(size)
-        return numpy.minimum(numpy.searchsorted(self.cdf, draws, side="right"), self.cdf.size - 1)
+    def forward(self, shape, generator: Optional[torch.Generator] = None) -> torch.Tensor:
+        """int64 unit ids of the given shape, drawn with `generator` (None:
+        torch's global generator, seeded by thinc's fix_random_seed)."""
+        device = self.accept.device
+        slot = torch.randint(0, self.n, shape, generator=generator, device=device)
+        u = torch.rand(shape, generator=generator, device=device)
+        return torch.where(u < self.accept.take(slot), slot, self.alias.take(slot))

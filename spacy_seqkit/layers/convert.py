@@ -5,12 +5,20 @@ Python round trip per doc, so every helper here concatenates first and moves
 one contiguous array across (zero-copy on CPU, DLPack on GPU).
 """
 import functools
-from typing import Callable, List, Sequence, Tuple
+from typing import Callable, List, Sequence, Tuple, Union
 
 import numpy
 from thinc.api import ArgsKwargs, Model
 from thinc.types import Floats2d
 from thinc.util import torch2xp, xp2torch
+
+
+# ((n_docs, bucket_len), ...): the shapes of `bucketed_index`'s buckets.
+Buckets = Tuple[Tuple[int, int], ...]
+# A layout: token lengths -> (row of every token, what else the module needs to
+# rebuild the layout: rows (gapped_index), max length (padded_index) or bucket
+# shapes (bucketed_index)).
+Layout = Callable[[Sequence[int]], Tuple[numpy.ndarray, Union[int, Buckets]]]
 
 
 def doc_lengths(Xs: Sequence[Floats2d]) -> List[int]:
@@ -42,7 +50,7 @@ def padded_index(lengths: Sequence[int]) -> Tuple[numpy.ndarray, int]:
     return doc_ids * max_len + positions, max_len
 
 
-def bucketed_index(lengths: Sequence[int]) -> Tuple[numpy.ndarray, Tuple[Tuple[int, int], ...]]:
+def bucketed_index(lengths: Sequence[int]) -> Tuple[numpy.ndarray, Buckets]:
     """Like `padded_index`, but docs are grouped into buckets of similar length
     (lengths in (2^(k-1), 2^k]), each padded only to its own longest doc, so one
     long doc does not pad every short one to its length. Buckets are laid out
@@ -73,20 +81,18 @@ def bucketed_index(lengths: Sequence[int]) -> Tuple[numpy.ndarray, Tuple[Tuple[i
     return index, buckets
 
 
-def list2tensor_inputs(
-    layout: Callable[[Sequence[int]], Tuple[numpy.ndarray, int]]
-) -> Callable:
+def list2tensor_inputs(layout: Layout) -> Callable:
     """Input converter for PyTorchWrapper_v2: a list of (n_i, width) arrays
     becomes ArgsKwargs(tokens, index, size) where `tokens` is all docs
     concatenated, `index` places each token in the module's layout and `size`
-    is what `layout` returned beside it (rows, or max length).
+    is what `layout` returned beside it (rows, max length, or bucket shapes).
 
     `layout` must be picklable (a module-level function or a partial of one)
     so that pipelines pickle."""
     return functools.partial(_convert_list_inputs, layout)
 
 
-def _convert_list_inputs(layout, model: Model, Xs: List[Floats2d], is_train: bool):
+def _convert_list_inputs(layout: Layout, model: Model, Xs: List[Floats2d], is_train: bool):
     device = model.shims[0].device
     lengths = doc_lengths(Xs)
     index, size = layout(lengths)

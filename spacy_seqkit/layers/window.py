@@ -10,7 +10,8 @@ doc and no per-doc loop runs. The separator rows are reset to zero after every
 layer: each doc therefore sees exactly what it would see alone, zero-padded.
 """
 import functools
-from typing import List, Sequence, Union
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Sequence, Union
 
 import torch
 import torch.nn.functional as F
@@ -29,16 +30,23 @@ from .convert import (
 Dilation = Union[int, Sequence[int], str]
 
 
+def exponential_dilations(depth: int) -> List[int]:
+    """1, 2, 4, ...: the receptive field doubles with each layer."""
+    return [2**i for i in range(depth)]
+
+
+# Named dilation schedules: name -> function of the depth.
+DILATION_SCHEDULES: Dict[str, Callable[[int], List[int]]] = {"exponential": exponential_dilations}
+
+
 def resolve_dilations(dilation: Dilation, depth: int) -> List[int]:
     """Turn the `dilation` argument into one dilation per layer.
 
     1 (spaCy's behaviour) or any int: the same for every layer; a list: one per
-    layer; "exponential": 1, 2, 4, ... so that the receptive field doubles with
-    each layer.
+    layer; a name in DILATION_SCHEDULES.
     """
     if isinstance(dilation, str):
-        check_choice("dilation", dilation, ["exponential"])
-        return [2**i for i in range(depth)]
+        return DILATION_SCHEDULES[check_choice("dilation", dilation, DILATION_SCHEDULES)](depth)
     if isinstance(dilation, int) and not isinstance(dilation, bool):
         check_positive_int("dilation", dilation)
         return [dilation] * depth
@@ -56,6 +64,26 @@ def resolve_dilations(dilation: Dilation, depth: int) -> List[int]:
 def receptive_field(window_size: int, dilations: Sequence[int]) -> int:
     """How many tokens to each side can change a token's output."""
     return window_size * sum(dilations)
+
+
+@dataclass(frozen=True)
+class MaxoutWindowConfig:
+    """The parameters of spacy-seqkit.MaxoutWindowEncoder.v1 (see
+    architectures.py), validated here; `dilations` is one per layer."""
+
+    width: int
+    depth: int
+    window_size: int
+    maxout_pieces: int
+    dilation: Dilation
+    dropout: float
+    dilations: List[int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        for name in ("width", "depth", "window_size", "maxout_pieces"):
+            check_positive_int(name, getattr(self, name))
+        check_probability("dropout", self.dropout)
+        object.__setattr__(self, "dilations", resolve_dilations(self.dilation, self.depth))
 
 
 class MaxoutWindowStack(torch.nn.Module):
@@ -97,23 +125,11 @@ class MaxoutWindowStack(torch.nn.Module):
         return H.index_select(0, index)
 
 
-def MaxoutWindowEncoder(
-    width: int,
-    depth: int,
-    window_size: int,
-    maxout_pieces: int,
-    dilation: Dilation = 1,
-    dropout: float = 0.0,
-) -> Model[List[Floats2d], List[Floats2d]]:
+def MaxoutWindowEncoder(config: MaxoutWindowConfig) -> Model[List[Floats2d], List[Floats2d]]:
     """Build the encoder as a thinc Model over lists of (n_tokens, width) arrays."""
-    check_positive_int("width", width)
-    check_positive_int("depth", depth)
-    check_positive_int("window_size", window_size)
-    check_positive_int("maxout_pieces", maxout_pieces)
-    check_probability("dropout", dropout)
-    dilations = resolve_dilations(dilation, depth)
-    module = MaxoutWindowStack(width, window_size, maxout_pieces, dilations, dropout)
-    gap = window_size * max(dilations)
+    dilations = config.dilations
+    module = MaxoutWindowStack(config.width, config.window_size, config.maxout_pieces, dilations, config.dropout)
+    gap = config.window_size * max(dilations)
     torch_layer = PyTorchWrapper_v2(
         module,
         convert_inputs=list2tensor_inputs(functools.partial(gapped_index, gap=gap)),
@@ -124,9 +140,9 @@ def MaxoutWindowEncoder(
         forward,
         init=init,
         layers=[torch_layer],
-        dims={"nI": width, "nO": width},
+        dims={"nI": config.width, "nO": config.width},
         attrs={
-            "receptive_field": receptive_field(window_size, dilations),
+            "receptive_field": receptive_field(config.window_size, dilations),
             "dilations": dilations,
         },
     )

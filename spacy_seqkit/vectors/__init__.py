@@ -1,8 +1,9 @@
 """Static word vectors trained with word2vec's approximate losses (negative
 sampling, hierarchical softmax), for spaCy's `include_static_vectors`."""
+from .config import Word2VecConfig
 from .io import read_word2vec_text, write_word2vec_text
 from .model import Word2VecModel, window_step
-from .trainer import TrainResult, Word2VecConfig, Word2VecTrainer, train_vectors
+from .trainer import TrainResult, Word2VecTrainer, train_vectors
 from .vocab import Corpus, Vocabulary, read_lines, read_sentences, read_texts, tokenize_lines
 
 __all__ = [

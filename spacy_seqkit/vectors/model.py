@@ -16,44 +16,107 @@ gradient.
 """
 import numpy
 
-from ..layers.approx_softmax import huffman_codes, noise_distribution
+from ..layers.approx_softmax import AliasSampler, huffman_codes, noise_distribution
 from ..util import check_choice, check_positive_int
 
 MAX_EXP = 6.0
-MODELS = ("skipgram", "cbow")
-LOSSES = ("ns", "hs")
 
 
-def alias_table(probs: numpy.ndarray):
-    """Walker's alias table (Vose's construction): draw slot i uniformly, keep
-    it with probability accept[i], else take alias[i]. Exact for any `probs`."""
-    probs = numpy.asarray(probs, dtype="float64")
-    n = probs.size
-    scaled = probs / probs.sum() * n
-    accept = numpy.ones(n)
-    alias = numpy.arange(n)
-    small = [i for i in range(n) if scaled[i] < 1.0]
-    large = [i for i in range(n) if scaled[i] >= 1.0]
-    while small and large:
-        s, l = small.pop(), large.pop()
-        accept[s], alias[s] = scaled[s], l
-        scaled[l] -= 1.0 - scaled[s]
-        (small if scaled[l] < 1.0 else large).append(l)
-    # Leftovers are 1 up to rounding.
-    return accept, alias
+class NegativeSamplingRows:
+    """Negative sampling's output rows: one per word; an example is scored
+    against its target's row (label 1) and K noise words drawn for it alone
+    (label 0), from unigram^0.75 with the alias-table sampler."""
+
+    per_word = False  # each example has its own rows (its noise words)
+
+    def __init__(self, counts: numpy.ndarray, device):
+        self.noise_probs = noise_distribution(counts, power=0.75)
+        self.noise = AliasSampler(self.noise_probs).to(device)
+
+    @staticmethod
+    def n_rows(n_words: int) -> int:
+        return n_words
+
+    def widths(self, words: numpy.ndarray, negative: int) -> numpy.ndarray:
+        """Output rows per example of each word: the target and K noise words."""
+        return numpy.full(words.shape, negative + 1, dtype="int64")
+
+    def rows(self, targets, generator, negative: int, width: int, full: bool):
+        import torch
+
+        noise = self.noise((targets.shape[0], negative), generator)
+        rows = torch.cat([targets[:, None], noise], dim=1)
+        # word2vec skips a noise draw equal to the target rather than pushing it away.
+        mask = (rows != targets[:, None]).float()
+        mask[:, 0] = 1.0
+        labels = torch.zeros((1, negative + 1), device=targets.device)  # broadcast over the batch
+        labels[0, 0] = 1.0
+        return rows, labels, mask
+
+
+class HuffmanPathRows:
+    """Hierarchical softmax's output rows: one per inner node of the Huffman
+    tree; a word's rows are the nodes on its path, labels 1 - code
+    (word2vec's convention)."""
+
+    per_word = True  # every example of a word has the same rows, its path
+
+    def __init__(self, counts: numpy.ndarray, device):
+        import torch
+
+        codes, points, lengths = huffman_codes(counts)
+        self.path_lengths = lengths
+        self.codes = torch.as_tensor(codes, dtype=torch.int64, device=device)
+        self.points = torch.as_tensor(points, dtype=torch.int64, device=device)
+        self.lengths = torch.as_tensor(lengths, dtype=torch.int64, device=device)
+        # Labels are 1 - code; padded tails get weight 0.
+        steps = torch.arange(points.shape[1], device=device)
+        self.path_mask = (steps[None, :] < self.lengths[:, None]).float()
+        self.path_labels = (1 - self.codes).float()
+
+    @staticmethod
+    def n_rows(n_words: int) -> int:
+        return n_words - 1
+
+    def widths(self, words: numpy.ndarray, negative: int) -> numpy.ndarray:
+        """Output rows per example of each word: its path length."""
+        return self.path_lengths[words]
+
+    def rows(self, targets, generator, negative: int, width: int, full: bool):
+        # Trim the padding to the longest path in this batch.
+        width = width or max(1, int(self.lengths[targets].max()))
+        # index_select on the narrowed tables: much cheaper than advanced indexing.
+        mask = None if full else self.path_mask[:, :width].index_select(0, targets)
+        return (
+            self.points[:, :width].index_select(0, targets),
+            self.path_labels[:, :width].index_select(0, targets),
+            mask,
+        )
+
+    def log_probs(self, output, h) -> "torch.Tensor":  # noqa: F821
+        """log p(w | h) for every word w."""
+        import torch
+
+        scores = output[self.points] @ h  # (V, L)
+        signs = 2 * self.path_labels - 1
+        return (torch.nn.functional.logsigmoid(signs * scores) * self.path_mask).sum(dim=1)
+
+
+# The output rows of each loss, by its name in Word2VecConfig.
+OUTPUT_ROWS = {"ns": NegativeSamplingRows, "hs": HuffmanPathRows}
 
 
 class Word2VecModel:
     """Input vectors (the word vectors we keep) and output vectors (one per
     word for negative sampling, one per inner Huffman node for hierarchical
-    softmax), plus the loss's lookup structures."""
+    softmax), plus the loss's output rows (`rows`, from OUTPUT_ROWS)."""
 
     def __init__(self, counts, dim: int = 100, loss: str = "ns", seed: int = 0, device: str = "cpu"):
         import torch
 
         counts = numpy.asarray(counts, dtype="int64")
         check_positive_int("dim", dim)
-        check_choice("loss", loss, LOSSES)
+        check_choice("loss", loss, OUTPUT_ROWS)
         if counts.size < 2:
             raise ValueError(f"word2vec needs at least 2 words in the vocabulary, got {counts.size}")
         self.dim = dim
@@ -64,72 +127,29 @@ class Word2VecModel:
         # uses half that; the wider one learned slightly better in our benchmark),
         # outputs 0.
         self.input = ((2 * torch.rand(self.n_words, dim, generator=gen) - 1) / dim).to(device)
-        n_out = self.n_words if loss == "ns" else self.n_words - 1
-        self.output = torch.zeros(n_out, dim, device=device)
-        if loss == "ns":
-            self.noise_probs = noise_distribution(counts, power=0.75)
-            accept, alias = alias_table(self.noise_probs)
-            self.noise_accept = torch.as_tensor(accept, dtype=torch.float32, device=device)
-            self.noise_alias = torch.as_tensor(alias, dtype=torch.int64, device=device)
-        else:
-            codes, points, lengths = huffman_codes(counts)
-            self.codes = torch.as_tensor(codes, dtype=torch.int64, device=device)
-            self.points = torch.as_tensor(points, dtype=torch.int64, device=device)
-            self.lengths = torch.as_tensor(lengths, dtype=torch.int64, device=device)
-            # Labels are 1 - code; padded tails get weight 0.
-            steps = torch.arange(points.shape[1], device=device)
-            self.path_mask = (steps[None, :] < self.lengths[:, None]).float()
-            self.path_labels = (1 - self.codes).float()
+        self.output = torch.zeros(OUTPUT_ROWS[loss].n_rows(self.n_words), dim, device=device)
+        self.rows = OUTPUT_ROWS[loss](counts, device)
 
     @property
     def device(self):
         return self.input.device
 
     def sample_noise(self, shape, generator) -> "torch.Tensor":  # noqa: F821
-        """Noise word ids drawn from unigram^0.75 (alias method: O(1) per draw,
-        a few times faster than a binary search over the CDF)."""
-        import torch
-
-        slot = torch.randint(0, self.n_words, shape, generator=generator, device=self.device)
-        u = torch.rand(shape, generator=generator, device=self.device)
-        return torch.where(u < self.noise_accept.take(slot), slot, self.noise_alias.take(slot))
+        """Noise word ids drawn from unigram^0.75 (negative sampling)."""
+        return self.rows.noise(shape, generator)
 
     def output_rows(self, targets, generator, negative: int, width: int = 0, full: bool = False):
         """(rows, labels, mask) of shape (B, T) for the targets under this loss
         (labels may be (1, T), broadcast over the batch). For hierarchical
         softmax, `width` is the longest path among the targets (0: look it up)
         and `full` says every path has that length, so no mask is needed (None)."""
-        import torch
-
-        if self.loss == "hs":
-            # Trim the padding to the longest path in this batch.
-            width = width or max(1, int(self.lengths[targets].max()))
-            # index_select on the narrowed tables: much cheaper than advanced indexing.
-            mask = None if full else self.path_mask[:, :width].index_select(0, targets)
-            return (
-                self.points[:, :width].index_select(0, targets),
-                self.path_labels[:, :width].index_select(0, targets),
-                mask,
-            )
-        noise = self.sample_noise((targets.shape[0], negative), generator)
-        rows = torch.cat([targets[:, None], noise], dim=1)
-        # word2vec skips a noise draw equal to the target rather than pushing it away.
-        mask = (rows != targets[:, None]).float()
-        mask[:, 0] = 1.0
-        labels = torch.zeros((1, negative + 1), device=self.device)  # broadcast over the batch
-        labels[0, 0] = 1.0
-        return rows, labels, mask
+        return self.rows.rows(targets, generator, negative, width, full)
 
     def log_prob_hs(self, center: int) -> "torch.Tensor":  # noqa: F821
         """log p(w | center) for every word w under hierarchical softmax (skip-gram)."""
-        import torch
-
-        if self.loss != "hs":
+        if not isinstance(self.rows, HuffmanPathRows):
             raise ValueError("log_prob_hs needs a model with loss='hs'")
-        h = self.input[center]
-        scores = self.output[self.points] @ h  # (V, L)
-        signs = 2 * self.path_labels - 1
-        return (torch.nn.functional.logsigmoid(signs * scores) * self.path_mask).sum(dim=1)
+        return self.rows.log_probs(self.output, self.input[center])
 
     def vectors(self) -> numpy.ndarray:
         return self.input.detach().cpu().numpy().copy()

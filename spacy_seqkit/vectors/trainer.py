@@ -7,8 +7,8 @@ from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy
 
-from ..util import check_choice, check_non_negative_int, check_positive_int, check_probability
-from .model import LOSSES, MODELS, Word2VecModel, add_to_inputs, window_step
+from .config import Word2VecConfig
+from .model import Word2VecModel, add_to_inputs, window_step
 from .vocab import Corpus, Vocabulary
 
 # What one more group (a torch call per operation, ~40 of them) costs, in
@@ -26,56 +26,6 @@ WORD_BLOCK = 16
 DEFAULT_BATCH = {("skipgram", "ns"): 4096, ("skipgram", "hs"): 4096, ("cbow", "ns"): 2048, ("cbow", "hs"): 4096}
 MIN_STEPS = 100
 MIN_BATCH = 64
-
-
-@dataclass
-class Word2VecConfig:
-    """Hyper-parameters, named and defaulted as in word2vec.c / gensim
-    (lr=None picks word2vec.c's 0.025 for skip-gram and 0.05 for CBOW).
-    batch_size is the number of center words per SGD step (None: 2048 for
-    CBOW with negative sampling, else 4096, but at most 1/MIN_STEPS of an
-    epoch so that small corpora still get enough steps); cap bounds how many
-    updates one row takes at full rate in a step (0 = none; 256 let
-    4096-center steps diverge on a 264-word vocabulary); device is a torch
-    device (only "cpu" has been measured)."""
-
-    model: str = "skipgram"
-    loss: str = "ns"
-    dim: int = 100
-    window: int = 5
-    negative: int = 5
-    min_count: int = 5
-    sample: float = 1e-3
-    epochs: int = 5
-    lr: Optional[float] = None
-    min_lr: float = 1e-4
-    threads: int = 1
-    seed: int = 0
-    batch_size: Optional[int] = None
-    cap: float = 64.0
-    device: str = "cpu"
-
-    def __post_init__(self) -> None:
-        check_choice("model", self.model, MODELS)
-        check_choice("loss", self.loss, LOSSES)
-        for name in ("dim", "window", "min_count", "epochs", "threads"):
-            check_positive_int(name, getattr(self, name))
-        if self.batch_size is not None:
-            check_positive_int("batch_size", self.batch_size)
-        check_non_negative_int("seed", self.seed)
-        if self.loss == "ns":
-            check_positive_int("negative", self.negative)
-        check_probability("sample", self.sample)
-        if self.lr is None:
-            self.lr = 0.025 if self.model == "skipgram" else 0.05
-        for name in ("lr", "min_lr"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 10:
-                raise ValueError(f"'{name}' must be a number in (0, 10), got {value!r}")
-        if isinstance(self.cap, bool) or not isinstance(self.cap, (int, float)) or self.cap < 0:
-            raise ValueError(f"'cap' must be a number >= 0 (0 = no cap), got {self.cap!r}")
-        if self.min_lr > self.lr:
-            raise ValueError(f"'min_lr' ({self.min_lr}) must not exceed 'lr' ({self.lr})")
 
 
 @dataclass
@@ -178,8 +128,6 @@ class Word2VecTrainer:
         self.vocab = vocab
         self.config = config
         self.model = Word2VecModel(vocab.counts, dim=config.dim, loss=config.loss, seed=config.seed, device=config.device)
-        if config.loss == "hs":
-            self._path_lengths = self.model.lengths.cpu().numpy()
         self._distance = numpy.abs(_offsets(config.window))
 
     def batch_size(self, n_words: int) -> int:
@@ -222,6 +170,7 @@ class Word2VecTrainer:
         n = len(corpus)
         total = n * cfg.epochs
         chunk = self.batch_size(n)  # center words per SGD step
+        update = {"skipgram": self._skipgram_update, "cbow": self._cbow_update}[cfg.model]
         result = TrainResult()
         bar = tqdm(total=total, unit="w", unit_scale=True, disable=not progress, desc="pretrain-vectors")
         start_time = time.perf_counter()
@@ -241,7 +190,6 @@ class Word2VecTrainer:
                     lr = max(cfg.min_lr, cfg.lr - (cfg.lr - cfg.min_lr) * raw_done / total)
                     ctx, valid = context_range(ids, sentence, begin, end, cfg.window)
                     valid &= self._distance[None, :] <= reduced[begin:end, None]
-                    update = self._skipgram_update if cfg.model == "skipgram" else self._cbow_update
                     step_loss, step_n = self._step(update, ids[begin:end], ctx, valid, lr, gen)
                     loss_sum += step_loss
                     n_examples += step_n
@@ -271,16 +219,14 @@ class Word2VecTrainer:
         return update(targets[keep], ctx[keep], valid[keep], count[keep], lr, gen)
 
     def _groups(self, words: numpy.ndarray, fill: numpy.ndarray) -> List[numpy.ndarray]:
-        """Units grouped by path length (hierarchical softmax), then by how
+        """Units grouped by their number of output rows (path lengths under
+        hierarchical softmax; one group under negative sampling), then by how
         many inputs they hold, so that the padded (inputs x output rows) box of
         a group is mostly real work, without more groups than pay off."""
         units = numpy.arange(words.size)
-        if self.config.loss == "hs":
-            lengths = self._path_lengths[words]
-            groups = padded_groups(units, lengths, fill, GROUP_COST)
-            widths = [int(lengths[group].max()) for group in groups]
-        else:
-            groups, widths = [units], [self.config.negative + 1]
+        lengths = self.model.rows.widths(words, self.config.negative)
+        groups = padded_groups(units, lengths, fill, GROUP_COST)
+        widths = [int(lengths[group].max()) for group in groups]
         if fill.max() == fill.min():
             return groups
         ones = numpy.ones_like(fill)
@@ -291,10 +237,8 @@ class Word2VecTrainer:
         import torch
 
         model = self.model
-        width, full = 0, False
-        if self.config.loss == "hs":
-            lengths = self._path_lengths[words]
-            width, full = max(1, int(lengths.max())), bool(lengths.min() == lengths.max())
+        lengths = model.rows.widths(words, self.config.negative)
+        width, full = max(1, int(lengths.max())), bool(lengths.min() == lengths.max())
         words_t = torch.as_tensor(words, device=model.device)
         return model.output_rows(words_t, gen, self.config.negative, width=width, full=full)
 
@@ -319,9 +263,9 @@ class Word2VecTrainer:
         import torch
 
         model, cfg = self.model, self.config
-        if self.config.loss == "hs":
+        if model.rows.per_word:
             # One item per (center, context) pair; the pairs of one center word
-            # share its path, so they are packed WORD_BLOCK to a unit: a bigger
+            # share its rows, so they are packed WORD_BLOCK to a unit: a bigger
             # matrix per product, which is what makes small products cheap.
             pair_ctx = ctx[valid]
             words, members, fill = word_blocks(numpy.repeat(targets, count), WORD_BLOCK)
@@ -333,8 +277,8 @@ class Word2VecTrainer:
             rows, cols = numpy.nonzero(valid)
             items[rows, numpy.cumsum(valid, axis=1)[rows, cols] - 1] = ctx[rows, cols]
             words, fill = targets, count
-        # Negative sampling: draw the whole step's noise in one call.
-        shared = None if cfg.loss == "hs" else self._output_rows(words, gen)
+        # Rows of their own per example (noise words): drawn for the whole step in one call.
+        shared = None if model.rows.per_word else self._output_rows(words, gen)
         parts = []
         for group in self._groups(words, fill):
             ids_t, in_mask = self._group_inputs(items[group], fill[group])
@@ -364,7 +308,7 @@ class Word2VecTrainer:
         # gensim's cbow_mean=1: the hidden vector is the mean of the context vectors
         # (embedding_bag sums the ragged windows without padding).
         hidden = torch.nn.functional.embedding_bag(flat_ctx, model.input, offsets, mode="mean")
-        if cfg.loss == "ns":
+        if not model.rows.per_word:
             # One unit per center, in order: no packing to undo.
             rows, labels, mask = self._output_rows(targets, gen)
             grads, loss = window_step(model, [(hidden.unsqueeze(1), None, rows, labels, mask, None)], lr, cfg.cap)

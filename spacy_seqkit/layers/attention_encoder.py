@@ -1,8 +1,12 @@
-"""Attention encoder: a pre-LayerNorm transformer encoder over token vectors.
+"""Attention encoder: a pre-LayerNorm transformer encoder over token vectors
+(the encoder's self-attention; the rewriter's decoder attention is another
+thing, in seq2seq/attention.py).
 
 Docs are grouped into buckets of similar length (`convert.bucketed_index`), each
 bucket a padded (n_docs, bucket_len, width) batch with a key padding mask, so
-one long doc does not pad every short doc to its length. Three attention modes:
+one long doc does not pad every short doc to its length. Three attention modes,
+in one table (`ATTENTION_MODES`) of functions with one signature,
+`(q, k, v, valid, window, dropout_p, mask) -> output`:
 
 - "full": `scaled_dot_product_attention` over the whole doc, O(n²).
 - "local": each token attends to its ±window neighbours. The doc is cut into
@@ -11,11 +15,14 @@ one long doc does not pad every short doc to its length. Three attention modes:
 - "linear": softmax replaced by the kernel φ(x) = elu(x) + 1 (Katharopoulos et
   al. 2020), attention computed as φ(Q) (φ(K)ᵀ V), O(n).
 
+Positions are another table (`POSITIONS`): sinusoidal, learned or none.
+
 Padding never changes a result: masked keys get no weight in any mode, and a
 padding query is allowed to see itself so that no softmax row is empty (an
 empty row would give NaN, and NaN times a zero weight is still NaN).
 """
-from typing import List, Optional
+from dataclasses import dataclass
+from typing import Callable, Dict, List, NamedTuple, Optional, Type
 
 import torch
 import torch.nn.functional as F
@@ -31,8 +38,6 @@ from .convert import (
     with_empty_guard,
 )
 
-ATTENTION_MODES = ("full", "local", "linear")
-POSITION_MODES = ("sinusoidal", "learned", "none")
 # Local attention works on blocks of at least this many tokens: tiny blocks
 # make thousands of tiny matrix products, slower than a few wasted keys
 # (the band mask still limits each token to ±window).
@@ -51,7 +56,7 @@ def sinusoidal_positions(length: int, width: int, device=None, dtype=None):
     return pe.to(dtype or torch.get_default_dtype())
 
 
-def full_attention(q, k, v, valid, dropout_p: float):
+def full_attention(q, k, v, valid, window: int = 0, dropout_p: float = 0.0, mask=None):
     """q, k, v: (batch, heads, len, head_width); valid: (batch, len) bool or None."""
     mask = None if valid is None else valid[:, None, None, :]
     return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout_p)
@@ -92,7 +97,7 @@ def local_attention_mask(valid, length: int, window: int, device=None):
     return allowed[:, None]  # (batch, 1, n_blocks, block, 3·block)
 
 
-def local_attention(q, k, v, valid, window: int, dropout_p: float, mask=None):
+def local_attention(q, k, v, valid, window: int = 0, dropout_p: float = 0.0, mask=None):
     """Each query attends to keys within ±window positions, computed by blocks:
     block i's queries see blocks i-1, i, i+1 (band-masked), never an n×n matrix
     (short docs, up to three blocks long, take one small band-masked product)."""
@@ -117,9 +122,10 @@ def local_attention(q, k, v, valid, window: int, dropout_p: float, mask=None):
     return out.reshape(B, H, n_blocks * block, D)[:, :, :L]
 
 
-def linear_attention(q, k, v, valid, eps: float = 1e-6):
+def linear_attention(q, k, v, valid, window: int = 0, dropout_p: float = 0.0, mask=None, *, eps: float = 1e-6):
     """Non-causal linear attention with φ(x) = elu(x) + 1; masked keys add
-    nothing to the sums. O(len · head_width²) instead of O(len²)."""
+    nothing to the sums. O(len · head_width²) instead of O(len²). No dropout:
+    there are no attention weights to drop."""
     fq = F.elu(q) + 1.0
     fk = F.elu(k) + 1.0
     if valid is not None:
@@ -131,23 +137,127 @@ def linear_attention(q, k, v, valid, eps: float = 1e-6):
     return numerator / denominator[..., None]
 
 
+def no_shared_mask(valid, length: int, window: int, device=None) -> None:
+    return None
+
+
+class AttentionMode(NamedTuple):
+    """An encoder attention mode: `attend(q, k, v, valid, window, dropout_p,
+    mask)`, and `shared_mask(valid, length, window, device)`, a mask built
+    once per batch and shared by every layer (or None)."""
+
+    attend: Callable[..., torch.Tensor]
+    shared_mask: Callable[..., Optional[torch.Tensor]] = no_shared_mask
+    uses_window: bool = False
+
+
+ATTENTION_MODES: Dict[str, AttentionMode] = {
+    "full": AttentionMode(full_attention),
+    "local": AttentionMode(local_attention, local_attention_mask, uses_window=True),
+    "linear": AttentionMode(linear_attention),
+}
+
+
+class SinusoidalPositions(torch.nn.Module):
+    """Adds the Transformer paper's fixed encoding: any length."""
+
+    bounded = False
+
+    def __init__(self, width: int, max_length: int):
+        super().__init__()
+        self.width = width
+
+    def forward(self, X: torch.Tensor) -> torch.Tensor:
+        return X + sinusoidal_positions(X.shape[1], self.width, X.device, X.dtype)
+
+
+class LearnedPositions(torch.nn.Embedding):
+    """Adds a learned vector per position, up to `max_length` (an Embedding,
+    so its weight keeps the name and the random draws it always had)."""
+
+    bounded = True
+
+    def __init__(self, width: int, max_length: int):
+        super().__init__(max_length, width)
+        torch.nn.init.normal_(self.weight, std=0.02)
+
+    def forward(self, X: torch.Tensor) -> torch.Tensor:
+        return X + self.weight[: X.shape[1]]
+
+
+class NoPositions(torch.nn.Module):
+    """Adds nothing: the encoder sees a bag of tokens."""
+
+    bounded = False
+
+    def __init__(self, width: int, max_length: int):
+        super().__init__()
+
+    def forward(self, X: torch.Tensor) -> torch.Tensor:
+        return X
+
+
+POSITIONS: Dict[str, Type[torch.nn.Module]] = {
+    "sinusoidal": SinusoidalPositions,
+    "learned": LearnedPositions,
+    "none": NoPositions,
+}
+
+
+@dataclass(frozen=True)
+class AttentionEncoderConfig:
+    """The parameters of spacy-seqkit.AttentionEncoder.v1 (see architectures.py),
+    validated here: a ValueError naming the argument for any bad setting."""
+
+    width: int
+    depth: int
+    n_heads: int
+    ffn_width: int
+    attention: str
+    window: int
+    positions: str
+    max_length: int
+    dropout: float
+    attention_dropout: float
+
+    def __post_init__(self) -> None:
+        for name in ("width", "depth", "n_heads", "ffn_width"):
+            check_positive_int(name, getattr(self, name))
+        check_choice("attention", self.attention, ATTENTION_MODES)
+        check_choice("positions", self.positions, POSITIONS)
+        width, n_heads = self.width, self.n_heads
+        if width % n_heads != 0:
+            raise ValueError(
+                f"'width' ({width}) must be divisible by 'n_heads' ({n_heads}); "
+                f"allowed n_heads for this width: "
+                f"{[h for h in range(1, min(width, 64) + 1) if width % h == 0]}"
+            )
+        if ATTENTION_MODES[self.attention].uses_window:
+            check_positive_int("window", self.window)
+        if POSITIONS[self.positions].bounded:
+            check_positive_int("max_length", self.max_length)
+        check_probability("dropout", self.dropout)
+        check_probability("attention_dropout", self.attention_dropout)
+
+
 class EncoderBlock(torch.nn.Module):
     """One pre-LayerNorm block: x + attention(LN(x)), then x + FFN(LN(x))."""
 
-    def __init__(self, width, n_heads, ffn_width, attention, window, dropout, attention_dropout):
+    def __init__(self, config: AttentionEncoderConfig):
         super().__init__()
+        width = config.width
         self.width = width
-        self.n_heads = n_heads
-        self.attention = attention
-        self.window = window
-        self.attention_dropout = attention_dropout
+        self.n_heads = config.n_heads
+        self.mode = ATTENTION_MODES[config.attention]
+        self.window = config.window
+        self.attention_dropout = config.attention_dropout
         self.norm_attn = torch.nn.LayerNorm(width)
         self.qkv = torch.nn.Linear(width, 3 * width)
         self.out = torch.nn.Linear(width, width)
         self.norm_ffn = torch.nn.LayerNorm(width)
-        self.ffn_in = torch.nn.Linear(width, ffn_width)
-        self.ffn_out = torch.nn.Linear(ffn_width, width)
-        self.dropout = torch.nn.Dropout(dropout)
+        self.ffn_in = torch.nn.Linear(width, config.ffn_width)
+        self.ffn_out = torch.nn.Linear(config.ffn_width, width)
+        self.dropout = torch.nn.Dropout(config.dropout)
 
     def attend(self, X: torch.Tensor, valid: Optional[torch.Tensor], mask) -> torch.Tensor:
         B, L, _ = X.shape
@@ -155,12 +265,7 @@ class EncoderBlock(torch.nn.Module):
         qkv = self.qkv(X).view(B, L, 3, self.n_heads, head_width).permute(2, 0, 3, 1, 4)
         q, k, v = qkv[0], qkv[1], qkv[2]
         p = self.attention_dropout if self.training else 0.0
-        if self.attention == "full":
-            Z = full_attention(q, k, v, valid, p)
-        elif self.attention == "local":
-            Z = local_attention(q, k, v, valid, self.window, p, mask=mask)
-        else:
-            Z = linear_attention(q, k, v, valid)
+        Z = self.mode.attend(q, k, v, valid, self.window, p, mask)
         return self.out(Z.transpose(1, 2).reshape(B, L, self.width))
 
     def forward(self, X: torch.Tensor, valid: Optional[torch.Tensor], mask=None) -> torch.Tensor:
@@ -177,40 +282,20 @@ class AttentionStack(torch.nn.Module):
     `buckets` its ((n_docs, bucket_len), ...) shapes.
     """
 
-    def __init__(
-        self, width, depth, n_heads, ffn_width, attention, window, positions, max_length,
-        dropout, attention_dropout,
-    ):
+    def __init__(self, config: AttentionEncoderConfig):
         super().__init__()
-        self.width = width
-        self.attention = attention
-        self.window = window
-        self.position_mode = positions
-        self.blocks = torch.nn.ModuleList(
-            EncoderBlock(width, n_heads, ffn_width, attention, window, dropout, attention_dropout)
-            for _ in range(depth)
-        )
-        self.final_norm = torch.nn.LayerNorm(width)
-        self.positions = None
-        if positions == "learned":
-            self.positions = torch.nn.Embedding(max_length, width)
-            torch.nn.init.normal_(self.positions.weight, std=0.02)
-        self.input_dropout = torch.nn.Dropout(dropout)
-
-    def add_positions(self, X: torch.Tensor) -> torch.Tensor:
-        L = X.shape[1]
-        if self.position_mode == "sinusoidal":
-            return X + sinusoidal_positions(L, self.width, X.device, X.dtype)
-        if self.position_mode == "learned":
-            return X + self.positions.weight[:L]
-        return X
+        self.width = config.width
+        self.mode = ATTENTION_MODES[config.attention]
+        self.window = config.window
+        self.blocks = torch.nn.ModuleList(EncoderBlock(config) for _ in range(config.depth))
+        self.final_norm = torch.nn.LayerNorm(config.width)
+        self.positions = POSITIONS[config.positions](config.width, config.max_length)
+        self.input_dropout = torch.nn.Dropout(config.dropout)
 
     def encode(self, X: torch.Tensor, valid: Optional[torch.Tensor]) -> torch.Tensor:
         """X: (n_docs, len, width); valid: (n_docs, len) bool, None if no padding."""
-        X = self.input_dropout(self.add_positions(X))
-        mask = None
-        if self.attention == "local":
-            mask = local_attention_mask(valid, X.shape[1], self.window, X.device)
+        X = self.input_dropout(self.positions(X))
+        mask = self.mode.shared_mask(valid, X.shape[1], self.window, X.device)
         for block in self.blocks:
             X = block(X, valid, mask)
         return self.final_norm(X)
@@ -232,54 +317,10 @@ class AttentionStack(torch.nn.Module):
         return torch.cat([Y.reshape(-1, width) for Y in outputs]).index_select(0, index)
 
 
-def check_attention_args(
-    width, depth, n_heads, ffn_width, attention, window, positions, max_length, dropout,
-    attention_dropout,
-) -> None:
-    """Raise a ValueError naming the argument for any bad encoder setting."""
-    check_positive_int("width", width)
-    check_positive_int("depth", depth)
-    check_positive_int("n_heads", n_heads)
-    check_positive_int("ffn_width", ffn_width)
-    check_choice("attention", attention, ATTENTION_MODES)
-    check_choice("positions", positions, POSITION_MODES)
-    if width % n_heads != 0:
-        raise ValueError(
-            f"'width' ({width}) must be divisible by 'n_heads' ({n_heads}); "
-            f"allowed n_heads for this width: "
-            f"{[h for h in range(1, min(width, 64) + 1) if width % h == 0]}"
-        )
-    if attention == "local":
-        check_positive_int("window", window)
-    if positions == "learned":
-        check_positive_int("max_length", max_length)
-    check_probability("dropout", dropout)
-    check_probability("attention_dropout", attention_dropout)
-
-
-def AttentionEncoder(
-    width: int,
-    depth: int,
-    n_heads: int,
-    ffn_width: int,
-    attention: str = "full",
-    window: int = 8,
-    positions: str = "sinusoidal",
-    max_length: int = 512,
-    dropout: float = 0.1,
-    attention_dropout: float = 0.0,
-) -> Model[List[Floats2d], List[Floats2d]]:
+def AttentionEncoder(config: AttentionEncoderConfig) -> Model[List[Floats2d], List[Floats2d]]:
     """Build the encoder as a thinc Model over lists of (n_tokens, width) arrays."""
-    check_attention_args(
-        width, depth, n_heads, ffn_width, attention, window, positions, max_length,
-        dropout, attention_dropout,
-    )
-    module = AttentionStack(
-        width, depth, n_heads, ffn_width, attention, window, positions, max_length,
-        dropout, attention_dropout,
-    )
     torch_layer = PyTorchWrapper_v2(
-        module,
+        AttentionStack(config),
         convert_inputs=list2tensor_inputs(bucketed_index),
         convert_outputs=tensor2list_outputs,
     )
@@ -288,12 +329,12 @@ def AttentionEncoder(
         forward,
         init=init,
         layers=[torch_layer],
-        dims={"nI": width, "nO": width},
+        dims={"nI": config.width, "nO": config.width},
         attrs={
-            "attention": attention,
-            "positions": positions,
-            "window": window,
-            "max_length": max_length if positions == "learned" else None,
+            "attention": config.attention,
+            "positions": config.positions,
+            "window": config.window,
+            "max_length": config.max_length if POSITIONS[config.positions].bounded else None,
         },
     )
 

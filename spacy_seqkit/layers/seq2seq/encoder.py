@@ -1,0 +1,90 @@
+"""The rewriter's encoder: a bidirectional LSTM over the source units (embedded
+characters, or token vectors from a spaCy embedding model followed by a
+learned end marker), and the decoder's initial state made from its last
+states."""
+from typing import List, NamedTuple, Optional, Tuple
+
+import torch
+
+from .units import PAD
+
+
+class Encoded(NamedTuple):
+    memory: torch.Tensor  # (B, S, H) projected states, one per source position
+    mask: torch.Tensor  # (B, S) True at real positions (end marker included)
+    h: torch.Tensor  # (depth, B, H) the decoder's initial hidden state
+    c: torch.Tensor  # (depth, B, H) and cell state
+
+
+class BiLSTMEncoder(torch.nn.Module):
+    """`depth` bi-LSTM layers; `n_source` > 0 embeds unit ids, 0 takes vectors
+    of `source_width` and appends the learned end marker."""
+
+    def __init__(self, n_source: int, source_width: int, embed_width: int, hidden_width: int,
+                 depth: int, dropout: float):
+        super().__init__()
+        H, E = hidden_width, embed_width
+        if n_source:
+            self.src_embed = torch.nn.Embedding(n_source, E, padding_idx=PAD)
+            enc_in = E
+        else:
+            self.src_embed = None
+            self.src_end = torch.nn.Parameter(torch.zeros(source_width))
+            enc_in = source_width
+        # One LSTM per layer and direction, run on padded batches: the backward
+        # direction reads each source reversed within its own length, so padding
+        # never reaches a real position. (pack_padded_sequence would do the same,
+        # but its CPU backward is quadratic in the source length.)
+        self.layers = torch.nn.ModuleList(
+            torch.nn.ModuleList(
+                torch.nn.LSTM(enc_in if i == 0 else 2 * H, H, batch_first=True) for _ in range(2)
+            )
+            for i in range(depth)
+        )
+        self.memory_proj = torch.nn.Linear(2 * H, H)
+        self.init_h = torch.nn.Linear(2 * H, H)
+        self.init_c = torch.nn.Linear(2 * H, H)
+        self.drop = torch.nn.Dropout(dropout)
+
+    def embed(self, src: torch.Tensor, index: Optional[Tuple[torch.Tensor, torch.Tensor]],
+              B: int, S: int) -> torch.Tensor:
+        """(B, S, width) inputs: embedded ids, or the token vectors `src` placed
+        at `index` = (token rows, end-marker rows) of the padded layout."""
+        if self.src_embed is not None:
+            return self.src_embed(src)
+        token_index, end_index = index
+        W = self.src_end.shape[0]
+        flat = self.src_end.new_zeros(B * S, W)
+        if src.shape[0]:
+            flat = flat.index_copy(0, token_index, src)
+        return flat.index_copy(0, end_index, self.src_end.expand(B, W)).view(B, S, W)
+
+    def forward(self, src, index, lengths: List[int]) -> Encoded:
+        """Encode padded sources (lengths include the end marker)."""
+        B, S = len(lengths), max(lengths)
+        lengths_t = torch.as_tensor(lengths, dtype=torch.long)
+        x = self.embed(src, index, B, S)
+        device = x.device
+        positions = torch.arange(S, device=device)[None, :]
+        lengths_d = lengths_t.to(device)[:, None]
+        # Position t of the reversed source is position len - 1 - t (padding stays put).
+        reverse = torch.where(positions < lengths_d, lengths_d - 1 - positions, positions)
+        last = (lengths_d - 1)[:, :, None]
+        out = self.drop(x)
+        finals = []
+        for i, (lstm_fwd, lstm_bwd) in enumerate(self.layers):
+            if i > 0:
+                out = self.drop(out)
+            fwd = lstm_fwd(out)[0]
+            rev = reverse[:, :, None].expand(-1, -1, out.shape[-1])
+            bwd_rev = lstm_bwd(out.gather(1, rev))[0]
+            bwd = bwd_rev.gather(1, reverse[:, :, None].expand(-1, -1, bwd_rev.shape[-1]))
+            finals.append(
+                torch.cat([fwd.gather(1, last.expand(-1, -1, fwd.shape[-1]))[:, 0],
+                           bwd_rev.gather(1, last.expand(-1, -1, fwd.shape[-1]))[:, 0]], -1)
+            )
+            out = torch.cat([fwd, bwd], -1)
+        memory = self.memory_proj(out)
+        final = torch.stack(finals, 0)  # (depth, B, 2H): last state of each direction
+        mask = positions < lengths_d
+        return Encoded(memory, mask, torch.tanh(self.init_h(final)), self.init_c(final))

@@ -1,0 +1,47 @@
+"""Benchmark plumbing: plots are optional, and the CLI names the bad option."""
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from spacy_seqkit.benchmarks.report import save_plot, wrote, write_results
+from spacy_seqkit.cli import app
+
+
+def test_benchmarks_run_without_matplotlib(tmp_path, monkeypatch, capsys):
+    """Without the `bench` extra, a benchmark still writes its table and JSON
+    and says that the plot was skipped."""
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib raises ImportError
+    calls = []
+    png = save_plot(tmp_path, "decoding", lambda ax: calls.append(ax))
+    assert png is None and not calls
+    assert "decoding.png skipped" in capsys.readouterr().out
+    json_path = write_results(tmp_path, "decoding", [{"a": 1}], {})
+    assert wrote(json_path, png) == f"Wrote {json_path}"
+    assert not (tmp_path / "decoding.png").exists()
+
+
+def test_benchmarks_plot_with_matplotlib(tmp_path):
+    pytest.importorskip("matplotlib")
+    png = save_plot(tmp_path, "x", lambda left, right: (left.plot([1, 2]), right.plot([2, 1])), 2)
+    assert png == tmp_path / "x.png" and png.is_file()
+    assert wrote(tmp_path / "x.json", png) == f"Wrote {tmp_path / 'x.json'} and {png}"
+
+
+@pytest.mark.parametrize(
+    "args,option",
+    [
+        (["--beam-size", "0"], "--beam-size"),
+        (["--n-sentences", "0"], "--n-sentences"),
+        (["--batch-size", "0"], "--batch-size"),
+        (["--repeats", "0"], "--repeats"),
+        (["--vocab-sizes", "1000,1"], "--vocab-sizes"),
+        (["--vocab-sizes", "a,b"], "--vocab-sizes"),
+    ],
+)
+def test_benchmark_decoding_names_the_bad_option(args, option):
+    result = CliRunner().invoke(app, ["benchmark", "decoding", *args])
+    assert result.exit_code == 2
+    assert option in result.output
+    if option != "--vocab-sizes":
+        assert "--vocab-sizes" not in result.output
