@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from travel_conventions import CONVENTION_STATIONS
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 SETS = {"test": 320, "dev": 150}  # minimum number of sentences
 LABELS = {"DEPART", "ARRIVEE", "VIA"}
 # The canonical stations come from the tests' copy of the conventions, not from the

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from spacy.cli.project.run import project_run
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

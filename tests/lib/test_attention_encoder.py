@@ -386,7 +386,7 @@ def test_attention_encoder_overfits_ner_other_modes(attention, tmp_path):
 def test_ner_attention_config_builds_the_pipeline():
     from pathlib import Path
 
-    path = Path(__file__).parent.parent / "configs" / "ner_attention.cfg"
+    path = Path(__file__).resolve().parents[2] / "configs" / "ner_attention.cfg"
     config = Config().from_disk(path)
     nlp = load_model_from_config(config, auto_fill=True, validate=True)
     assert nlp.pipe_names == ["tok2vec", "ner", "seqkit_trip"]

@@ -18,7 +18,7 @@ from spacy_seqkit.travel.noise import (
 )
 from spacy_seqkit.travel.templates import INVALID_FAMILIES, TEMPLATES, check_templates
 
-CORPUS_DIR = Path(__file__).resolve().parent.parent / "corpus"
+CORPUS_DIR = Path(__file__).resolve().parents[2] / "corpus"
 HAND_WRITTEN = [CORPUS_DIR / "test.jsonl", CORPUS_DIR / "dev.jsonl"]
 SEED = 0
 

@@ -26,7 +26,7 @@ from spacy_seqkit.loaders.camembert import (  # noqa: E402
 )
 from spacy_seqkit.loaders.tiny import build_tiny_camembert  # noqa: E402
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "configs" / "ner_trf.cfg"
 TEXT = "Je veux aller de Marseille à Paris"
 
