@@ -1,0 +1,147 @@
+"""`python -m spacy_seqkit benchmark ...`: speed and memory benchmarks (table, JSON, PNG)."""
+from pathlib import Path
+
+import typer
+
+from . import benchmark_app
+
+DEFAULT_BENCH_DIR = Path("benchmarks/results")
+
+@benchmark_app.command("encoders")
+def benchmark_encoders(
+    out_dir: Path = typer.Option(DEFAULT_BENCH_DIR, "--out", "-o", help="Where JSON and PNG go"),
+    threads: int = typer.Option(1, "--threads", "-t", help="Threads for every library"),
+    n_docs: int = typer.Option(2000, "--n-docs", help="Docs per batch"),
+    batch_size: int = typer.Option(1000, "--batch-size", help="Docs per predict / update call"),
+    repeats: int = typer.Option(3, "--repeats", help="Timed repeats (best is kept)"),
+    seed: int = typer.Option(0, "--seed"),
+) -> None:
+    """Our MaxoutWindowEncoder vs spacy.MaxoutWindowEncoder.v2: words/s for
+    predict and for a training step, peak memory, and a whole tok2vec row."""
+    from ..benchmarks.report import pin_threads
+
+    pin_threads(threads)
+    from ..benchmarks.encoders import run_encoder_benchmark
+
+    run_encoder_benchmark(
+        out_dir=out_dir, threads=threads, n_docs=n_docs, batch_size=batch_size, repeats=repeats, seed=seed
+    )
+
+
+@benchmark_app.command("decoding")
+def benchmark_decoding(
+    out_dir: Path = typer.Option(DEFAULT_BENCH_DIR, "--out", "-o", help="Where JSON and PNG go"),
+    threads: int = typer.Option(1, "--threads", "-t", help="Threads for every library"),
+    n_sentences: int = typer.Option(200, "--n-sentences", help="Sentences to decode"),
+    beam_size: int = typer.Option(5, "--beam-size", help="Beam of both beam searches"),
+    batch_size: int = typer.Option(64, "--batch-size", help="Docs per batched decoding call"),
+    train_steps: int = typer.Option(300, "--train-steps", help="Updates of the synthetic model"),
+    vocab_sizes: str = typer.Option("1000,5000,20000", "--vocab-sizes", help="Target vocabularies for the output-layer rows"),
+    repeats: int = typer.Option(3, "--repeats", help="Timed repeats (best is kept)"),
+    seed: int = typer.Option(0, "--seed"),
+    model: Path = typer.Option(None, "--model", help="A pipeline with seqkit_rewriter, instead of training one"),
+    data: Path = typer.Option(None, "--data", help="JSONL with 'text' to decode (with --model)"),
+) -> None:
+    """Naive vs batched beam search (same model and inputs, identical n-best),
+    greedy, and training words/s of the softmax / negative sampling /
+    hierarchical output layers."""
+    try:
+        sizes = [int(v) for v in vocab_sizes.split(",") if v.strip()]
+    except ValueError:
+        raise typer.BadParameter(f"comma-separated integers expected, got {vocab_sizes!r}", param_hint="--vocab-sizes")
+    if not sizes or min(sizes) < 2:
+        raise typer.BadParameter(f"vocabulary sizes must be >= 2, got {vocab_sizes!r}", param_hint="--vocab-sizes")
+    for hint, value in (("--n-sentences", n_sentences), ("--beam-size", beam_size),
+                        ("--batch-size", batch_size), ("--repeats", repeats)):
+        if value < 1:
+            raise typer.BadParameter(f"must be a positive integer, got {value}", param_hint=hint)
+    from ..benchmarks.report import pin_threads
+
+    pin_threads(threads)
+    from ..benchmarks.decoding import run_decoding_benchmark
+
+    run_decoding_benchmark(
+        out_dir=out_dir, threads=threads, n_sentences=n_sentences, beam_size=beam_size,
+        batch_size=batch_size, train_steps=train_steps,
+        vocab_sizes=sizes,
+        repeats=repeats, seed=seed, model_path=model, data_path=data,
+    )
+
+
+@benchmark_app.command("attention")
+def benchmark_attention(
+    out_dir: Path = typer.Option(DEFAULT_BENCH_DIR, "--out", "-o", help="Where JSON and PNG go"),
+    threads: int = typer.Option(1, "--threads", "-t", help="Threads for every library"),
+    n_tokens: int = typer.Option(8192, "--n-tokens", help="Tokens per batch, at every length"),
+    lengths: str = typer.Option("8,32,128,512,2048,8192", "--lengths", help="Tokens per doc, comma-separated"),
+    pipeline_docs: int = typer.Option(2000, "--pipeline-docs", help="Requests for the nlp.pipe rows"),
+    repeats: int = typer.Option(3, "--repeats", help="Timed repeats (best is kept)"),
+    seed: int = typer.Option(0, "--seed"),
+) -> None:
+    """Attention encoder (full, local, linear) vs the maxout encoder: words/s
+    and peak memory by sequence length (log-log PNG), and ner pipelines on
+    short docs."""
+    try:
+        seq_lengths = [int(n) for n in lengths.split(",")]
+    except ValueError:
+        raise typer.BadParameter(f"comma-separated integers expected, got {lengths!r}", param_hint="--lengths")
+    if not seq_lengths or min(seq_lengths) < 1 or n_tokens < 1:
+        raise typer.BadParameter("lengths and --n-tokens must be positive", param_hint="--lengths")
+    from ..benchmarks.report import pin_threads
+
+    pin_threads(threads)
+    from ..benchmarks.attention import run_attention_benchmark
+
+    run_attention_benchmark(
+        out_dir=out_dir, threads=threads, n_tokens=n_tokens, lengths=seq_lengths,
+        n_pipeline_docs=pipeline_docs, repeats=repeats, seed=seed,
+    )
+
+
+@benchmark_app.command("pipelines")
+def benchmark_pipelines(
+    training_dir: Path = typer.Argument(Path("training"), help="Folder of <config>/model-best pipelines"),
+    data: Path = typer.Option(Path("corpus/test.jsonl"), "--data", help="JSONL whose texts are timed"),
+    out_dir: Path = typer.Option(Path("metrics"), "--out", "-o", help="Where metrics JSON are read and results go"),
+    threads: int = typer.Option(1, "--threads", "-t"),
+    repeats: int = typer.Option(3, "--repeats"),
+) -> None:
+    """Words/s of every trained travel pipeline on the same texts, in one run,
+    beside its entity F and trip accuracy."""
+    from ..benchmarks.report import pin_threads
+
+    pin_threads(threads)
+    from ..benchmarks.pipelines import run_pipeline_benchmark
+
+    try:
+        run_pipeline_benchmark(training_dir, data, out_dir, threads, repeats)
+    except ValueError as e:
+        typer.echo(str(e), err=True)
+        raise typer.Exit(2)
+
+
+@benchmark_app.command("vectors")
+def benchmark_vectors(
+    out_dir: Path = typer.Option(DEFAULT_BENCH_DIR, "--out", "-o", help="Where JSON and PNG go"),
+    text: Path = typer.Option(None, "--text", help="Corpus: text, one sentence a line, or JSONL with a text field (default: corpus/generated/train.jsonl, else a synthetic corpus)"),
+    threads: int = typer.Option(1, "--threads", "-t", help="Threads for both trainers"),
+    dim: int = typer.Option(100, "--dim"),
+    window: int = typer.Option(5, "--window"),
+    negative: int = typer.Option(5, "--negative"),
+    min_count: int = typer.Option(5, "--min-count"),
+    sample: float = typer.Option(1e-3, "--sample"),
+    epochs: int = typer.Option(5, "--epochs"),
+    max_words: int = typer.Option(600_000, "--max-words", help="Corpus tokens used (first sentences)"),
+    seed: int = typer.Option(0, "--seed"),
+) -> None:
+    """Our word2vec vs gensim Word2Vec (skip-gram/CBOW × NS/HS): training
+    words/s, ratio, and the same quality checks for both."""
+    from ..benchmarks.report import pin_threads
+
+    pin_threads(threads)
+    from ..benchmarks.vectors import run_vectors_benchmark
+
+    run_vectors_benchmark(
+        out_dir=out_dir, text=text, threads=threads, dim=dim, window=window, negative=negative,
+        min_count=min_count, sample=sample, epochs=epochs, max_words=max_words, seed=seed,
+    )

@@ -1,0 +1,51 @@
+"""`python -m spacy_seqkit pretrain-vectors`: word2vec vectors for spaCy."""
+from pathlib import Path
+from typing import List
+
+import typer
+
+from . import app
+
+@app.command("pretrain-vectors")
+def pretrain_vectors_command(
+    text: Path = typer.Argument(..., help="UTF-8 text, one sentence or paragraph a line (or .jsonl with a text field)"),
+    output: Path = typer.Argument(..., help="word2vec text file to write (.txt or .txt.gz)"),
+    model: str = typer.Option("skipgram", "--model", help="skipgram or cbow"),
+    loss: str = typer.Option("ns", "--loss", help="ns (negative sampling) or hs (hierarchical softmax)"),
+    dim: int = typer.Option(100, "--dim", help="Vector width"),
+    window: int = typer.Option(5, "--window", help="Max context distance (each center draws a window in 1..window)"),
+    negative: int = typer.Option(5, "--negative", help="Noise words per example (ns)"),
+    min_count: int = typer.Option(5, "--min-count", help="Drop words rarer than this"),
+    sample: float = typer.Option(1e-3, "--sample", help="Subsampling threshold of frequent words (0 = off)"),
+    epochs: int = typer.Option(5, "--epochs", help="Passes over the text"),
+    lr: float = typer.Option(None, "--lr", help="Initial learning rate, decayed linearly (default: 0.025 skipgram, 0.05 cbow)"),
+    threads: int = typer.Option(None, "--threads", help="Torch threads (default: all cores)"),
+    seed: int = typer.Option(0, "--seed"),
+    batch_size: int = typer.Option(None, "--batch-size", help="Center words per SGD step (default: 4096 skipgram, 2048 cbow, at most 1/100 of the text)"),
+    pipeline: str = typer.Option(None, "--pipeline", help="spaCy pipeline whose tokenizer to use (default: a blank LANG one)"),
+    lang: str = typer.Option("fr", "--lang", help="Language of the blank tokenizer"),
+    extra: List[Path] = typer.Option([], "--extra", help="More text: a file, or a folder of .txt / .jsonl files (repeatable)"),
+) -> None:
+    """Train static word vectors (word2vec: skip-gram or CBOW, negative sampling
+    or hierarchical softmax) for `spacy init vectors LANG OUTPUT DIR`."""
+    import os
+
+    from wasabi import msg
+
+    from ..vectors import Word2VecConfig
+    from ..vectors.pretrain import pretrain_vectors
+
+    try:
+        config = Word2VecConfig(
+            model=model, loss=loss, dim=dim, window=window, negative=negative, min_count=min_count,
+            sample=sample, epochs=epochs, lr=lr, threads=threads or os.cpu_count() or 1, seed=seed,
+            batch_size=batch_size,
+        )
+        result = pretrain_vectors(text, output, config, pipeline=pipeline, lang=lang, extra=extra)
+    except (ValueError, OSError) as e:
+        msg.fail(str(e))
+        raise typer.Exit(2)
+    msg.good(
+        f"Wrote {output}: {result.words:,} words trained in {result.seconds:.1f}s "
+        f"({result.words_per_second:,.0f} words/s), final loss {result.epoch_losses[-1]:.4f}"
+    )
