@@ -26,6 +26,16 @@ CONFIGS = {
         [components.seqkit_trip]
         factory = "seqkit_trip"
     """,
+    ("spacy_factories", "seqkit_place_marker"): """
+        [nlp]
+        lang = "fr"
+        pipeline = ["seqkit_place_marker"]
+
+        [components]
+
+        [components.seqkit_place_marker]
+        factory = "seqkit_place_marker"
+    """,
     ("spacy_architectures", "spacy-seqkit.MaxoutWindowEncoder.v1"): """
         [model]
         @architectures = "spacy-seqkit.MaxoutWindowEncoder.v1"

@@ -1,10 +1,11 @@
-"""Turn the hand-written sources (test.txt, dev.txt) into corpus/test.jsonl and corpus/dev.jsonl.
+"""Turn the hand-written sources (test.txt, dev.txt, blind.txt) into corpus/<name>.jsonl.
 
 Source format, one request per line (blank lines and lines starting with "#" are skipped):
 
     CATEGORY NOISE TEXT
 
-CATEGORY is one of ok, via (valid requests), nointent, thing, oneend, foreign, junk (INVALID);
+CATEGORY is one of ok, via (valid requests), nointent, thing, oneend, alt (hesitation between
+alternatives for an end), foreign, junk (INVALID);
 NOISE is "n" when the sentence carries real-world noise (typos, no accents, SMS, caps...), else ".".
 Places are marked inline as [mention](LABEL) or [mention](LABEL=Canonical name); without
 "=Canonical" the mention itself is the canonical name. Offsets are computed here, so the source
@@ -21,9 +22,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE.parent
-SETS = {"test": "t", "dev": "d"}
+SETS = {"test": "t", "dev": "d", "blind": "b"}
 VALID = {"ok", "via"}
-INVALID = {"nointent", "thing", "oneend", "foreign", "junk"}
+INVALID = {"nointent", "thing", "oneend", "alt", "foreign", "junk"}
 LABELS = {"DEPART", "ARRIVEE", "VIA"}
 MARK = re.compile(r"\[([^\]]+)\]\(([A-Z]+)(?:=([^)]+))?\)")
 
@@ -108,7 +109,7 @@ def main(argv):
         if "--stats" in argv:
             total = len(tags)
             cats = Counter(c for c, _ in tags)
-            for cat in ["ok", "via", "nointent", "thing", "oneend", "foreign", "junk"]:
+            for cat in ["ok", "via", "nointent", "thing", "oneend", "alt", "foreign", "junk"]:
                 print(f"  {cat:9s} {cats[cat]:4d}  {100 * cats[cat] / total:5.1f}%")
             invalid = sum(cats[c] for c in INVALID)
             noisy = sum(n for _, n in tags)

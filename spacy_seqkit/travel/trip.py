@@ -84,12 +84,14 @@ class Trip:
             steps_text=tuple(parts[1:-1]),
         )
 
-    def same_as(self, other: "Trip") -> bool:
+    def same_as(self, other: "Trip", exact: bool = False) -> bool:
         """Both invalid, or both valid with the same ends, compared as the gazetteer
-        normalises names (case, accents and hyphens do not matter)."""
+        normalises names (case, accents and hyphens do not matter), or as written
+        with `exact`."""
         if not self.is_valid or not other.is_valid:
             return self.is_valid == other.is_valid
-        return same_place(self.departure, other.departure) and same_place(self.arrival, other.arrival)
+        same = (lambda a, b: a == b) if exact else same_place
+        return same(self.departure, other.departure) and same(self.arrival, other.arrival)
 
 
 def same_place(a: Optional[str], b: Optional[str]) -> bool:
@@ -106,13 +108,17 @@ def rewrite_places(text: Optional[str]) -> Optional[List[str]]:
 
 
 def trip_accuracy(pairs: Iterable[Tuple[Trip, Trip]]) -> Dict[str, Optional[float]]:
-    """Over (predicted, gold) pairs: trip accuracy (`Trip.same_as`) and validity accuracy."""
-    n = correct = valid_correct = 0
+    """Over (predicted, gold) pairs: trip accuracy (`Trip.same_as`: both ends the same
+    place, spelling aside, or both INVALID), the same with the exact canonical names, and
+    validity accuracy."""
+    n = correct = exact = valid_correct = 0
     for predicted, gold in pairs:
         n += 1
         correct += predicted.same_as(gold)
+        exact += predicted.same_as(gold, exact=True)
         valid_correct += predicted.is_valid == gold.is_valid
     return {
         "trip_acc": correct / n if n else None,
+        "trip_exact_acc": exact / n if n else None,
         "trip_validity_acc": valid_correct / n if n else None,
     }

@@ -389,7 +389,7 @@ def test_ner_attention_config_builds_the_pipeline():
     path = Path(__file__).resolve().parents[2] / "configs" / "ner_attention.cfg"
     config = Config().from_disk(path)
     nlp = load_model_from_config(config, auto_fill=True, validate=True)
-    assert nlp.pipe_names == ["tok2vec", "ner", "seqkit_trip"]
+    assert nlp.pipe_names == ["seqkit_place_marker", "tok2vec", "ner", "seqkit_trip"]
     encode = config["components"]["tok2vec"]["model"]["encode"]
     assert encode["@architectures"] == "spacy-seqkit.AttentionEncoder.v1"
     learn_rate = config["training"]["optimizer"]["learn_rate"]

