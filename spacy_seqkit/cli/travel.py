@@ -1,5 +1,6 @@
 """The travel application's commands: generate, convert, resolve, evaluate-trips."""
 from pathlib import Path
+from typing import List
 
 import typer
 
@@ -64,41 +65,78 @@ def convert_command(
 @app.command("resolve")
 def resolve_command(
     model: str = typer.Argument(..., help="Trained pipeline: a directory or an installed package"),
-    input_path: str = typer.Argument("-", metavar="INPUT", help="sentenceID,sentence CSV; '-' for stdin"),
-    output: Path = typer.Option(None, "--output", "-o", help="Answers CSV (default: stdout)"),
+    inputs: List[str] = typer.Argument(
+        None, metavar="INPUT",
+        help="sentenceID,sentence CSV files, globs ('orders/*.csv') or folders (their *.csv, by name); "
+        "none or '-' for stdin",
+    ),
+    output: Path = typer.Option(None, "--output", "-o", help="Answers CSV (default: stdout); its folder is created"),
+    output_dir: Path = typer.Option(None, "--output-dir", help="One answers file per partition (part-00000.csv, ...) instead of one"),
     batch_size: int = typer.Option(64, "--batch-size", "-b", help="Sentences per nlp.pipe batch"),
+    n_process: int = typer.Option(1, "--n-process", "-n", help="Processes answering (each loads the pipeline); with --dask, the local cluster's workers (default: one per core)"),
+    partition_size: int = typer.Option(1024, "--partition-size", help="Orders handed to a process or worker at a time (a whole number of batches)"),
+    dask: bool = typer.Option(False, "--dask", help="Answer on a Dask cluster: a local one, or the scheduler whose address follows (--dask tcp://HOST:8786); needs the dask extra"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar (there is none when stderr is not a terminal) and no summary"),
 ) -> None:
-    """Travel Order Resolver: answer `sentenceID,departure,arrival[,step...]` or
-    `sentenceID,INVALID` for every order, in order. Malformed lines are reported on
-    stderr with their line number and answered INVALID."""
+    """Travel Order Resolver: answer `sentenceID,departure,step...,arrival` or
+    `sentenceID,INVALID` for every order, in input order, as a stream. Malformed
+    lines, and orders over the limits on one order (see `travel.tor`), are
+    reported on stderr with their line number and answered INVALID."""
+    import contextlib
     import sys
 
-    import spacy
+    from spacy.util import is_package
 
-    from ..travel.tor import prepare_pipeline, resolve_orders
+    from ..travel.cluster import is_scheduler_address
+    from ..travel.stream import expand_inputs, make_backend, open_output, partition_size_for, resolve_inputs, wants_progress
 
-    try:
-        nlp = prepare_pipeline(spacy.load(model))
-    except (OSError, ValueError) as e:
-        typer.echo(f"Cannot use model '{model}': {e}", err=True)
+    def fail(message: str) -> None:
+        typer.echo(message, err=True)
         raise typer.Exit(2)
-    if input_path != "-" and not Path(input_path).is_file():
-        typer.echo(f"No such input file: {input_path}", err=True)
-        raise typer.Exit(2)
-    stream = sys.stdin.buffer if input_path == "-" else open(input_path, "rb")
-    out = sys.stdout if output is None else open(output, "w", encoding="utf8", newline="")
+
+    for hint, value in (("--batch-size", batch_size), ("--n-process", n_process), ("--partition-size", partition_size)):
+        if value < 1:
+            raise typer.BadParameter(f"must be a positive integer, got {value}", param_hint=hint)
+    if output is not None and output_dir is not None:
+        raise typer.BadParameter("give --output or --output-dir, not both", param_hint="--output-dir")
+    addresses = [i for i in inputs or [] if is_scheduler_address(i)]
+    if addresses and not dask:
+        fail(f"{addresses[0]} is a scheduler address: give it after --dask")
+    if len(addresses) > 1:
+        fail(f"one scheduler address expected after --dask, got {', '.join(addresses)}")
     try:
-        counts = resolve_orders(nlp, stream, out, batch_size=batch_size)
-    finally:
-        if stream is not sys.stdin.buffer:
-            stream.close()
-        if out is not sys.stdout:
-            out.close()
-    typer.echo(
-        f"{counts['orders']} orders: {counts['valid']} trips, {counts['invalid']} INVALID "
-        f"({counts['malformed']} malformed lines)",
-        err=True,
-    )
+        sources = expand_inputs([i for i in inputs or [] if i not in addresses])
+    except ValueError as e:
+        fail(str(e))
+    if not addresses and not (is_package(model) or Path(model).is_dir()):
+        fail(f"Cannot use model '{model}': neither a pipeline folder nor an installed package")
+    with contextlib.ExitStack() as stack:
+        out = sys.stdout if output is None and output_dir is None else None
+        if output is not None:
+            try:
+                out = stack.enter_context(open_output(output))
+            except OSError as e:
+                fail(f"Cannot write {output}: {e}")
+        try:
+            backend = make_backend(model, batch_size, n_process, dask=dask, address=(addresses or [None])[0])
+        except ImportError as e:
+            fail(str(e))
+        except (OSError, ValueError) as e:
+            fail(str(e) if dask else f"Cannot use model '{model}': {e}")
+        stack.callback(backend.close)
+        try:
+            counts = resolve_inputs(
+                sources, backend, out=out, output_dir=output_dir, partition_size=partition_size_for(partition_size, batch_size),
+                first_partition_size=batch_size, progress=wants_progress(quiet),
+            )
+        except (OSError, ValueError) as e:
+            fail(f"Cannot resolve: {e}")
+    if not quiet:
+        typer.echo(
+            f"{counts['orders']} orders: {counts['valid']} trips, {counts['invalid']} INVALID "
+            f"({counts['malformed']} malformed lines or orders over the limits)",
+            err=True,
+        )
 
 
 @app.command("evaluate-trips")

@@ -1,12 +1,20 @@
 """Travel Order Resolver file format.
 
 In: `sentenceID,sentence` lines (UTF-8, optional BOM and header, CSV quoting,
-unquoted commas inside the sentence allowed). Out: one line per order, in
-order: `sentenceID,departure,arrival[,step...]` or `sentenceID,INVALID`.
+unquoted commas inside the sentence allowed; lines end in LF, CRLF or a bare
+CR). Out: one line per order, in order: `sentenceID,departure,step...,arrival`
+or `sentenceID,INVALID`.
+
+One order may hold at most `MAX_ORDER_CHARS` characters, `MAX_ORDER_TOKENS`
+tokens and no word longer than `MAX_WORD_CHARS` characters: beyond that it is
+answered INVALID and reported, so that one bad order cannot stall a batch
+(spaCy's tokenizer is quadratic in the length of a word it splits into many
+pieces: 10,000 emoji in a row take it 20 s).
 """
 import csv
+import re
 import sys
-from typing import IO, Dict, Iterator, List, NamedTuple, Optional, Set
+from typing import IO, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Set, Tuple
 
 from spacy.tokens import Doc
 
@@ -15,6 +23,18 @@ from .trip import INVALID, Trip, rewrite_places
 from .trip_resolver import install_extensions
 
 HEADER_IDS = {"sentenceid", "sentence_id", "id"}
+
+# The limits on one order (see the module docstring). The tokens are counted
+# before tokenizing, as the words plus the punctuation and symbol characters
+# (each may become a token); at about 40 µs a token, 30,000 tokens take the
+# trained pipeline about a second on one core.
+MAX_ORDER_CHARS = 120_000
+MAX_ORDER_TOKENS = 30_000
+MAX_WORD_CHARS = 100
+
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+_NOT_SYMBOL = re.compile(r"[\w\s]+")
+_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 # Sentences may be long; csv's default limit (131,072 characters) is not a rule of ours.
 csv.field_size_limit(2**31 - 1)
@@ -27,8 +47,37 @@ class Order(NamedTuple):
     error: Optional[str]  # why the line is malformed, or None
 
 
+def _physical_lines(stream: IO[bytes], block_size: int = 1 << 16) -> Iterator[bytes]:
+    """The stream's lines, each with its end: LF, CRLF or a bare CR (a file
+    iterator only knows LF, and would read a CR-only file as one line). Reads
+    what is there (`read1`), so that a pipe is read as it comes."""
+    read = getattr(stream, "read1", stream.read)
+    carry: List[bytes] = []
+    after_cr = False  # the last block ended in CR: its LF may open the next one
+    while True:
+        block = read(block_size)
+        if not block:
+            break
+        start = 0
+        if after_cr:
+            start = 1 if block.startswith(b"\n") else 0
+            carry.append(block[:start])
+            yield b"".join(carry)
+            carry, after_cr = [], False
+        for match in _LINE_END.finditer(block, start):
+            if match.end() == len(block) and match.group() == b"\r":
+                after_cr = True
+                break
+            carry.append(block[start:match.end()])
+            yield b"".join(carry)
+            carry, start = [], match.end()
+        carry.append(block[start:])
+    if any(carry):
+        yield b"".join(carry)
+
+
 def _decoded_lines(stream: IO[bytes], bad_lines: Set[int]) -> Iterator[str]:
-    for number, raw in enumerate(stream, start=1):
+    for number, raw in enumerate(_physical_lines(stream), start=1):
         if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
         try:
@@ -76,6 +125,90 @@ def read_orders(stream: IO[bytes]) -> Iterator[Order]:
         yield Order(reader.line_num, order_id, sentence if error is None else "", error)
 
 
+def clean_text(text: str) -> str:
+    """The text with each lone surrogate (which JSON can carry, and which
+    spaCy cannot encode) replaced by U+FFFD."""
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
+def limit_error(text: str, max_length: Optional[int] = None) -> Optional[str]:
+    """Why an order is over the limits on one order, or None. `max_length`
+    (the pipeline's `nlp.max_length`) lowers the limit on characters."""
+    max_chars = min(MAX_ORDER_CHARS, max_length or MAX_ORDER_CHARS)
+    if len(text) > max_chars:
+        return f"order of {len(text):,} characters, over the limit of {max_chars:,}"
+    words = text.split()
+    longest = max(map(len, words), default=0)
+    if longest > MAX_WORD_CHARS:
+        return f"a word of {longest:,} characters, over the limit of {MAX_WORD_CHARS}"
+    n_tokens = len(words) + len(_NOT_SYMBOL.sub("", text))
+    if n_tokens > MAX_ORDER_TOKENS:
+        return f"about {n_tokens:,} tokens, over the limit of {MAX_ORDER_TOKENS:,}"
+    return None
+
+
+class Answer(NamedTuple):
+    """The answer to one order: its places (departure, stops, arrival; none
+    for INVALID) and why it could not be read, if so."""
+
+    line: int
+    id: str
+    places: Tuple[str, ...]
+    error: Optional[str]
+
+    def row(self) -> List[str]:
+        """`id,departure,step...,arrival` or `id,INVALID`."""
+        return [self.id, *self.places] if self.places else [self.id, INVALID]
+
+    def message(self) -> Optional[str]:
+        """The report of an order that could not be read, or None."""
+        return f"line {self.line}: {self.error}; answered {INVALID}" if self.error else None
+
+
+def answer_orders(nlp, orders: Iterable[Order], batch_size: int = 64) -> Iterator[Answer]:
+    """The answers to the orders, in order, through `nlp.pipe`. A malformed
+    order, or one over the limits, is answered INVALID with its reason."""
+
+    def texts() -> Iterator[Tuple[str, Tuple[Order, Optional[str]]]]:
+        for order in orders:
+            sentence = clean_text(order.sentence)
+            error = order.error or limit_error(sentence, nlp.max_length)
+            yield ("" if error else sentence), (order, error)
+
+    for doc, (order, error) in nlp.pipe(texts(), as_tuples=True, batch_size=batch_size):
+        trip = Trip() if error else trip_of(doc)
+        yield Answer(order.line, clean_text(order.id), tuple(trip.places()), error)
+
+
+def row_writer(out: IO[str]) -> Callable[[List[str]], None]:
+    """Writes a row on `out` as a CSV line ending in LF. csv quotes a field
+    holding an LF; a field holding a CR is quoted too (csv leaves it bare, and
+    a bare CR ends a line for readers such as ours)."""
+    minimal = csv.writer(out, lineterminator="\n")
+    quote_all = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_ALL)
+    return lambda row: (quote_all if any("\r" in field for field in row) else minimal).writerow(row)
+
+
+def write_answers(
+    answers: Iterable[Answer], out: IO[str], report: Callable[[str], None], counts: Dict[str, int], prefix: str = ""
+) -> None:
+    """Write the answers as CSV lines on `out`, `report` each unread order
+    (preceded by `prefix`, e.g. its input file), and count them in `counts`."""
+    write_row = row_writer(out)
+    for answer in answers:
+        write_row(answer.row())
+        counts["orders"] += 1
+        counts["valid" if answer.places else "invalid"] += 1
+        if answer.error:
+            counts["malformed"] += 1
+            report(prefix + answer.message())
+
+
+def new_counts() -> Dict[str, int]:
+    """Orders, valid and INVALID answers, and malformed (or over-limit) lines."""
+    return {"orders": 0, "valid": 0, "invalid": 0, "malformed": 0}
+
+
 def rewrite_trip(rewrite: Optional[str], nbest: Optional[List] = None, gazetteer=None) -> Trip:
     """The trip of a rewriter's answer, names resolved: the best rewrite of the
     n-best list (text, score) that names only places the gazetteer knows, else
@@ -114,7 +247,7 @@ def trip_of(doc: Doc) -> Trip:
 
 def answer_row(order_id: str, trip: Trip) -> List[str]:
     """`id,departure,step...,arrival` or `id,INVALID`."""
-    return [order_id, *trip.places()] if trip.is_valid else [order_id, INVALID]
+    return Answer(0, order_id, tuple(trip.places()), None).row()
 
 
 def prepare_pipeline(nlp):
@@ -137,22 +270,11 @@ def resolve_orders(
     nlp, stream: IO[bytes], out: IO[str], err: IO[str] = sys.stderr, batch_size: int = 64
 ) -> Dict[str, int]:
     """Answer every order of `stream` on `out`, one line each, in order.
-    Malformed lines are reported on `err` with their line number and answered
-    INVALID. Returns counts."""
-    writer = csv.writer(out, lineterminator="\n")
-    counts = {"orders": 0, "valid": 0, "invalid": 0, "malformed": 0}
-
-    def texts() -> Iterator:
-        for order in read_orders(stream):
-            if order.error:
-                counts["malformed"] += 1
-                print(f"line {order.line}: {order.error}; answered {INVALID}", file=err)
-            yield order.sentence, order
-
-    for doc, order in nlp.pipe(texts(), as_tuples=True, batch_size=batch_size):
-        trip = trip_of(doc) if not order.error else Trip()
-        writer.writerow(answer_row(order.id, trip))
-        counts["orders"] += 1
-        counts["valid" if trip.is_valid else "invalid"] += 1
+    Malformed lines, and orders over the limits, are reported on `err` with
+    their line number and answered INVALID. Returns counts. (`travel.stream`
+    does the same for many files, with several processes or a Dask cluster.)"""
+    counts = new_counts()
+    answers = answer_orders(nlp, read_orders(stream), batch_size)
+    write_answers(answers, out, lambda message: print(message, file=err), counts)
     out.flush()
     return counts

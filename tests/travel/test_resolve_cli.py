@@ -9,26 +9,7 @@ import spacy
 from spacy_seqkit.travel.tor import prepare_pipeline, read_orders, resolve_orders
 from spacy_seqkit.travel.trip import Trip
 
-PATTERNS = [
-    {"label": "DEPART", "pattern": [{"LOWER": {"IN": ["marseille", "marseile", "toulouse"]}}]},
-    {"label": "ARRIVEE", "pattern": [{"LOWER": {"IN": ["paris", "lyon"]}}]},
-    {"label": "VIA", "pattern": [{"LOWER": "dijon"}]},
-]
-
-
-@pytest.fixture(scope="module")
-def model_dir(tmp_path_factory):
-    nlp = spacy.blank("fr")
-    nlp.add_pipe("entity_ruler").add_patterns(PATTERNS)
-    nlp.add_pipe("seqkit_trip")
-    path = tmp_path_factory.mktemp("model") / "pipeline"
-    nlp.to_disk(path)
-    return path
-
-
-@pytest.fixture(scope="module")
-def nlp(model_dir):
-    return prepare_pipeline(spacy.load(model_dir))
+# The pipeline (`model_dir`, `nlp`): conftest.py.
 
 
 def run(nlp, data: bytes):
@@ -140,3 +121,25 @@ def test_rewrite_trip_resolves_names_and_prefers_known_places():
     doc = nlp.make_doc("de marseile a paris")
     doc._.rewrite, doc._.rewrite_nbest = "Marseile > Paris", [("Marseile > Paris", -0.2)]
     assert trip_of(doc).departure == "Marseille"
+
+
+def test_resolve_cli_many_inputs_into_a_missing_folder(model_dir, tmp_path):
+    """Folders and globs of inputs, `-o` into a folder that does not exist yet
+    (it ended in a traceback), --quiet, and --n-process 2 answering the same."""
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "b.csv").write_bytes(b"2,de Toulouse \xc3\xa0 Lyon\r3,Il pleut\r")
+    (tmp_path / "in" / "a.csv").write_bytes(b"sentenceID,sentence\n1,de Marseille \xc3\xa0 Paris\n")
+    (tmp_path / "c.csv").write_bytes(b"4,de Marseille par Dijon \xc3\xa0 Lyon\n")
+    cmd = [sys.executable, "-m", "spacy_seqkit", "resolve", str(model_dir), str(tmp_path / "in"), str(tmp_path / "c*.csv")]
+    out = tmp_path / "new" / "folder" / "trips.csv"
+    done = subprocess.run(cmd + ["-o", str(out), "--quiet", "--n-process", "2"], capture_output=True)
+    assert done.returncode == 0, done.stderr
+    assert out.read_text().splitlines() == ["1,Marseille,Paris", "2,Toulouse,Lyon", "3,INVALID", "4,Marseille,Dijon,Lyon"]
+    assert done.stderr == b""  # no progress bar (not a terminal), no summary (--quiet)
+    for args, message in (
+        (["tcp://127.0.0.1:8786"], b"give it after --dask"),
+        ([str(tmp_path / "*.tsv")], b"no file matches"),
+        (["-o", str(out / "under-a-file.csv")], b"Cannot write"),
+    ):
+        failed = subprocess.run(cmd + args, capture_output=True)
+        assert failed.returncode == 2 and message in failed.stderr and b"Traceback" not in failed.stderr, failed.stderr
