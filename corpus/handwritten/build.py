@@ -1,4 +1,4 @@
-"""Turn the hand-written sources (test.txt, dev.txt, blind.txt) into corpus/<name>.jsonl.
+"""Turn the hand-written sources (test.txt, dev.txt, blind.txt, holdout.txt) into corpus/<name>.jsonl.
 
 Source format, one request per line (blank lines and lines starting with "#" are skipped):
 
@@ -11,7 +11,7 @@ Places are marked inline as [mention](LABEL) or [mention](LABEL=Canonical name);
 "=Canonical" the mention itself is the canonical name. Offsets are computed here, so the source
 stays readable and the JSONL never drifts from it.
 
-    python corpus/handwritten/build.py            # rewrite both JSONL files
+    python corpus/handwritten/build.py            # rewrite every JSONL file
     python corpus/handwritten/build.py --stats    # also print counts per category
 """
 import json
@@ -22,7 +22,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE.parent
-SETS = {"test": "t", "dev": "d", "blind": "b"}
+SETS = {"test": "t", "dev": "d", "blind": "b", "holdout": "h"}
 VALID = {"ok", "via"}
 INVALID = {"nointent", "thing", "oneend", "alt", "foreign", "junk"}
 LABELS = {"DEPART", "ARRIVEE", "VIA"}

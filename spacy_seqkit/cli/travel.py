@@ -14,7 +14,7 @@ def generate_command(
     n_dev: int = typer.Option(1500, "--n-dev", help="Dev sentences (held-out phrasings and places)"),
     noise_rate: float = typer.Option(0.5, "--noise-rate", help="Share of sentences with typing noise"),
     exclude: list[Path] = typer.Option(
-        [Path("corpus/test.jsonl"), Path("corpus/dev.jsonl"), Path("corpus/blind.jsonl")], "--exclude",
+        [Path(f"corpus/{name}.jsonl") for name in ("test", "dev", "blind", "holdout")], "--exclude",
         help="JSONL files whose sentences must never be generated (missing files are skipped)",
     ),
     label_single_end: bool = typer.Option(
