@@ -12,6 +12,7 @@ from thinc.types import Floats2d, Generator
 
 from .layers.attention_encoder import AttentionEncoder, AttentionEncoderConfig
 from .layers.window import MaxoutWindowConfig, MaxoutWindowEncoder
+from .util import check_choice, check_non_negative_int, check_positive_int
 
 
 def build_maxout_window_encoder_v1(
@@ -94,6 +95,127 @@ def build_attention_encoder_v1(
     )
 
 
+def build_attention_encoder_v2(
+    width: int,
+    depth: int,
+    n_heads: int,
+    ffn_width: int,
+    attention: str = "full",
+    window: int = 8,
+    positions: str = "sinusoidal",
+    max_length: int = 512,
+    dropout: float = 0.1,
+    attention_dropout: float = 0.0,
+    front_depth: int = 2,
+    front_window: int = 1,
+    front_pieces: int = 3,
+) -> Model[List[Floats2d], List[Floats2d]]:
+    """AttentionEncoder.v1 behind a convolutional front, as Conformer-style
+    encoders have: `front_depth` maxout window layers (dilations 1, 2, 4, ...)
+    see each token's neighbourhood first, then `depth` self-attention blocks
+    relate the tokens across the doc. On short requests the front gives the
+    attention blocks the local word shapes they learn slowly on their own.
+
+    front_depth (int): Maxout window layers before the attention blocks (0: none,
+        which is AttentionEncoder.v1). Recommended values are 1 to 3.
+    front_window (int): Neighbours concatenated to each side in the front.
+    front_pieces (int): Maxout pieces in the front.
+    The other parameters are those of spacy-seqkit.AttentionEncoder.v1.
+    """
+    from thinc.api import chain
+
+    attend = build_attention_encoder_v1(
+        width, depth, n_heads, ffn_width, attention=attention, window=window, positions=positions,
+        max_length=max_length, dropout=dropout, attention_dropout=attention_dropout,
+    )
+    check_non_negative_int("front_depth", front_depth)
+    check_non_negative_int("front_window", front_window)
+    check_positive_int("front_pieces", front_pieces)
+    if front_depth == 0:
+        return attend
+    front = build_maxout_window_encoder_v1(
+        width, front_depth, front_window, front_pieces, dilation="exponential", dropout=0.0
+    )
+    return chain(front, attend)
+
+
+def build_seq2seq_rewriter_v2(
+    source: str = "characters",
+    target: str = "characters",
+    embed: Optional[Model] = None,
+    copy: bool = False,
+    cell: str = "lstm",
+    embed_width: int = 64,
+    hidden_width: int = 128,
+    depth: int = 1,
+    dropout: float = 0.1,
+    attention: str = "general",
+    output_layer: str = "softmax",
+    n_samples: int = 64,
+    label_smoothing: float = 0.0,
+    scheduled_sampling: Union[float, Generator] = 0.0,
+    min_count: int = 1,
+    max_vocab: int = 0,
+    n_pieces: int = 1000,
+) -> Model:
+    """Rewrite a doc into another text: bidirectional LSTM or GRU encoder,
+    attentional LSTM or GRU decoder, full softmax / negative sampling /
+    hierarchical softmax, optional copy mechanism.
+
+    source (str): "characters" of the text, its BPE "pieces", or "tokens"
+        embedded by `embed`.
+    target (str): "characters", whitespace-separated "words", or BPE "pieces".
+    embed (Optional[Model]): Any spaCy embedding model (List[Doc] -> List[Floats2d]),
+        required for source "tokens", e.g. spacy.Tok2Vec.v2 or a Tok2VecListener.
+    copy (bool): Pointer-generator copy of source units (characters -> characters,
+        tokens -> words or pieces -> pieces), so names never seen in training
+        can be rewritten.
+    cell (str): The recurrent cell of encoder and decoder: "lstm" or "gru".
+    embed_width (int): Width of unit embeddings. Recommended values are 32 to 128.
+    hidden_width (int): Width of the recurrent layers and attention. Recommended
+        values are 64 to 512.
+    depth (int): Recurrent layers in encoder and decoder. Recommended values are 1 or 2.
+    dropout (float): Dropout on embeddings, between recurrent layers and on decoder outputs.
+    attention (str): "dot", "general", "concat" (Luong, with input feeding) or
+        "bahdanau" (additive, attends with the previous decoder state).
+    output_layer (str): "softmax"; "negative_sampling" (`n_samples` noise units
+        from unigram^0.75 in training, full softmax at inference; "sampled" is
+        accepted as its older name); or "hierarchical" (Huffman-tree softmax).
+    n_samples (int): Noise units per target unit for "negative_sampling".
+        Recommended 5 to 64.
+    label_smoothing (float): Label smoothing of the loss (softmax only). The
+        seqkit_rewriter component's default is 0.1.
+    scheduled_sampling (Union[float, Generator]): Probability of feeding the model's own
+        previous prediction instead of the gold unit; a float or a thinc schedule.
+    min_count (int): Target units seen fewer times become the unknown symbol.
+    max_vocab (int): Largest target vocabulary, specials included (0: no limit).
+    n_pieces (int): Size of the sentencepiece BPE model learned at initialize
+        from the training sources and targets, for "pieces" units (fewer when
+        the texts have fewer). Recommended values are 500 to 4000.
+    """
+    from .layers.seq2seq import RewriterConfig, Seq2SeqRewriter
+
+    config = RewriterConfig(
+        source=source,
+        target=target,
+        copy=copy,
+        output_layer=output_layer,
+        n_samples=n_samples,
+        label_smoothing=label_smoothing,
+        min_count=min_count,
+        max_vocab=max_vocab,
+        n_pieces=n_pieces,
+        cell=cell,
+        embed_width=embed_width,
+        hidden_width=hidden_width,
+        depth=depth,
+        dropout=dropout,
+        attention=attention,
+        scheduled_sampling=scheduled_sampling,
+    )
+    return Seq2SeqRewriter(config, embed=embed)
+
+
 def build_seq2seq_rewriter_v1(
     source: str = "characters",
     target: str = "characters",
@@ -113,48 +235,108 @@ def build_seq2seq_rewriter_v1(
 ) -> Model:
     """Rewrite a doc into another text: bi-LSTM encoder, attentional LSTM
     decoder, full softmax / negative sampling / hierarchical softmax, optional
-    copy mechanism.
+    copy mechanism. Seq2SeqRewriter.v2 with cell = "lstm", without "pieces"
+    units; see v2 for the parameters.
 
     source (str): "characters" of the text, or "tokens" embedded by `embed`.
     target (str): "characters", or whitespace-separated "words".
-    embed (Optional[Model]): Any spaCy embedding model (List[Doc] -> List[Floats2d]),
-        required for source "tokens", e.g. spacy.Tok2Vec.v2 or a Tok2VecListener.
-    copy (bool): Pointer-generator copy of source units (characters -> characters or
-        tokens -> words), so names never seen in training can be rewritten.
-    embed_width (int): Width of unit embeddings. Recommended values are 32 to 128.
-    hidden_width (int): Width of the LSTMs and attention. Recommended values are 64 to 512.
-    depth (int): LSTM layers in encoder and decoder. Recommended values are 1 or 2.
-    dropout (float): Dropout on embeddings, between LSTM layers and on decoder outputs.
-    attention (str): "dot", "general", "concat" (Luong, with input feeding) or
-        "bahdanau" (additive, attends with the previous decoder state).
-    output_layer (str): "softmax"; "negative_sampling" (`n_samples` noise units
-        from unigram^0.75 in training, full softmax at inference; "sampled" is
-        accepted as its older name); or "hierarchical" (Huffman-tree softmax).
+    """
+    check_choice("source", source, ("characters", "tokens"))
+    check_choice("target", target, ("characters", "words"))
+    return build_seq2seq_rewriter_v2(
+        source=source, target=target, embed=embed, copy=copy, cell="lstm", embed_width=embed_width,
+        hidden_width=hidden_width, depth=depth, dropout=dropout, attention=attention, output_layer=output_layer,
+        n_samples=n_samples, label_smoothing=label_smoothing, scheduled_sampling=scheduled_sampling,
+        min_count=min_count, max_vocab=max_vocab,
+    )
+
+
+def build_transformer_rewriter_v1(
+    source: str = "characters",
+    target: str = "characters",
+    embed: Optional[Model] = None,
+    copy: bool = False,
+    width: int = 128,
+    encoder_depth: int = 3,
+    decoder_depth: int = 2,
+    n_heads: int = 4,
+    ffn_width: int = 512,
+    dropout: float = 0.1,
+    attention_dropout: float = 0.0,
+    attention: str = "full",
+    window: int = 8,
+    positions: str = "sinusoidal",
+    max_length: int = 512,
+    previous_unit: bool = True,
+    output_layer: str = "softmax",
+    n_samples: int = 64,
+    label_smoothing: float = 0.1,
+    min_count: int = 1,
+    max_vocab: int = 0,
+    n_pieces: int = 1000,
+) -> Model:
+    """Rewrite a doc into another text with a Transformer encoder-decoder:
+    pre-LN self-attention encoder (the blocks of spacy-seqkit.AttentionEncoder.v1),
+    decoder of causal self-attention, cross-attention and feed-forward blocks,
+    tied target embedding and output vectors, optional copy mechanism through
+    the cross-attention weights; incremental decoding with a key/value cache.
+
+    source (str): "characters" of the text, its BPE "pieces", or "tokens"
+        embedded by `embed` (projected to `width`).
+    target (str): "characters", whitespace-separated "words", or BPE "pieces".
+    embed (Optional[Model]): Any spaCy embedding model, required for source "tokens".
+    copy (bool): Pointer-generator copy of source units (characters -> characters,
+        tokens -> words or pieces -> pieces); the pointer is the last decoder
+        layer's cross-attention, averaged over heads.
+    width (int): Model width; divisible by n_heads. Recommended values are 64 to 256.
+    encoder_depth (int): Encoder blocks. Recommended values are 2 to 6.
+    decoder_depth (int): Decoder blocks. Recommended values are 1 to 6.
+    n_heads (int): Attention heads. Recommended values are 4 or 8.
+    ffn_width (int): Hidden width of the feed-forward layers. Recommended value
+        is 2 to 4 times width.
+    dropout (float): Dropout on embeddings and on each sublayer's output.
+    attention_dropout (float): Dropout on attention weights.
+    attention (str): The encoder's self-attention: "full", "local" (±window) or
+        "linear". The decoder's is always full and causal.
+    window (int): Neighbours to each side for local attention.
+    positions (str): "sinusoidal" (any length), "learned" (up to max_length
+        source units and target units) or "none".
+    max_length (int): Longest source and target for learned positions.
+    previous_unit (bool): Each source position's input also carries the unit
+        before it, so that the decoder finds the next unit to copy in one step
+        of cross-attention (much faster to learn on small data).
+    output_layer (str): "softmax" (its vectors tied to the target embedding),
+        "negative_sampling" (tied too) or "hierarchical".
     n_samples (int): Noise units per target unit for "negative_sampling".
-        Recommended 5 to 64.
-    label_smoothing (float): Label smoothing of the loss (softmax only). The
-        seqkit_rewriter component's default is 0.1.
-    scheduled_sampling (Union[float, Generator]): Probability of feeding the model's own
-        previous prediction instead of the gold unit; a float or a thinc schedule.
+    label_smoothing (float): Label smoothing of the loss (softmax only); the
+        Transformer paper used 0.1.
     min_count (int): Target units seen fewer times become the unknown symbol.
     max_vocab (int): Largest target vocabulary, specials included (0: no limit).
+    n_pieces (int): Size of the sentencepiece BPE model, for "pieces" units.
     """
-    from .layers.seq2seq import RewriterConfig, Seq2SeqRewriter
+    from .layers.seq2seq import Seq2SeqRewriter, TransformerRewriterConfig
 
-    config = RewriterConfig(
+    config = TransformerRewriterConfig(
         source=source,
         target=target,
         copy=copy,
-        embed_width=embed_width,
-        hidden_width=hidden_width,
-        depth=depth,
-        dropout=dropout,
-        attention=attention,
         output_layer=output_layer,
         n_samples=n_samples,
         label_smoothing=label_smoothing,
-        scheduled_sampling=scheduled_sampling,
         min_count=min_count,
         max_vocab=max_vocab,
+        n_pieces=n_pieces,
+        width=width,
+        encoder_depth=encoder_depth,
+        decoder_depth=decoder_depth,
+        n_heads=n_heads,
+        ffn_width=ffn_width,
+        dropout=dropout,
+        attention_dropout=attention_dropout,
+        attention=attention,
+        window=window,
+        positions=positions,
+        max_length=max_length,
+        previous_unit=previous_unit,
     )
     return Seq2SeqRewriter(config, embed=embed)

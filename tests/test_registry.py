@@ -55,6 +55,16 @@ CONFIGS = {
         attention = "local"
         window = 2
     """,
+    ("spacy_architectures", "spacy-seqkit.AttentionEncoder.v2"): """
+        [model]
+        @architectures = "spacy-seqkit.AttentionEncoder.v2"
+        width = 16
+        depth = 1
+        n_heads = 4
+        ffn_width = 32
+        attention = "linear"
+        front_depth = 2
+    """,
     ("spacy_architectures", "spacy-seqkit.Seq2SeqRewriter.v1"): """
         [model]
         @architectures = "spacy-seqkit.Seq2SeqRewriter.v1"
@@ -66,6 +76,27 @@ CONFIGS = {
         start = 0.01
         stop = 0.25
         compound = 1.001
+    """,
+    ("spacy_architectures", "spacy-seqkit.Seq2SeqRewriter.v2"): """
+        [model]
+        @architectures = "spacy-seqkit.Seq2SeqRewriter.v2"
+        cell = "gru"
+        source = "pieces"
+        target = "pieces"
+        copy = true
+        n_pieces = 500
+    """,
+    ("spacy_architectures", "spacy-seqkit.TransformerRewriter.v1"): """
+        [model]
+        @architectures = "spacy-seqkit.TransformerRewriter.v1"
+        copy = true
+        width = 32
+        encoder_depth = 2
+        decoder_depth = 1
+        n_heads = 4
+        ffn_width = 64
+        attention = "local"
+        positions = "learned"
     """,
     ("spacy_factories", "seqkit_rewriter"): """
         [nlp]

@@ -1,17 +1,22 @@
-"""Decoding and output-layer speed of the seq2seq rewriter.
+"""Decoding and output-layer speed of the seq2seq rewriters.
 
 1. One trained model, the same inputs: the naive beam search (one decoder call
    per hypothesis, a bounded priority queue per step; the reference) against
    our batched beam search (one decoder call per step for batch × beam), both
    at beam 5, and greedy decoding. The two beam searches must give the same
    n-best lists; sentences/s of each.
-2. Training words/s (target words) of the output layers (full softmax,
+2. The Transformer rewriter's batched beam search with its key/value cache
+   against recomputing the whole prefix at every step (identical n-best
+   lists), and the recurrent rewriter's, at fixed target lengths (20 and 80
+   units: the end marker is forbidden until then, so every hypothesis has
+   that length and the cost of the length is what is measured).
+3. Training words/s (target words) of the output layers (full softmax,
    negative sampling, hierarchical softmax) as the target vocabulary grows to
    20,000 words.
 
-The model is trained here on a small synthetic rewriting task (requests
+The models are trained here on a small synthetic rewriting task (requests
 between invented place names -> "A > B" or "INVALID"), unless `model_path`
-names a spaCy pipeline with a `seqkit_rewriter`.
+(and `transformer_path`) name spaCy pipelines with a `seqkit_rewriter`.
 """
 import random
 import time
@@ -28,6 +33,12 @@ TEMPLATES = [
     ("quel temps fait il a {a}", False),
 ]
 N_BEST = 5
+# The Transformer of the synthetic task: the sizes of configs/rewriter_transformer.cfg.
+TRANSFORMER = {
+    "@architectures": "spacy-seqkit.TransformerRewriter.v1", "width": 128, "encoder_depth": 3, "decoder_depth": 2,
+    "n_heads": 4, "ffn_width": 512, "dropout": 0.0, "label_smoothing": 0.0,
+}
+TARGET_LENGTHS = (20, 80)
 
 
 def synthetic_requests(n: int, seed: int) -> Tuple[List[str], List[str]]:
@@ -46,8 +57,10 @@ def synthetic_requests(n: int, seed: int) -> Tuple[List[str], List[str]]:
     return texts, rewrites
 
 
-def train_char_model(n_steps: int, seed: int, batch_size: int = 32):
-    """A small character rewriter trained on the synthetic task."""
+def train_char_model(n_steps: int, seed: int, batch_size: int = 32, model: Optional[Dict[str, Any]] = None,
+                     learn_rate: float = 0.005):
+    """A small character rewriter trained on the synthetic task (`model`: the
+    architecture's settings; by default a recurrent rewriter)."""
     import spacy
     from thinc.api import fix_random_seed
 
@@ -58,7 +71,7 @@ def train_char_model(n_steps: int, seed: int, batch_size: int = 32):
     nlp.add_pipe(
         "seqkit_rewriter",
         config={
-            "model": {"embed_width": 32, "hidden_width": 96, "dropout": 0.0, "label_smoothing": 0.0},
+            "model": model or {"embed_width": 32, "hidden_width": 96, "dropout": 0.0, "label_smoothing": 0.0},
             "beam_size": 5,
             "n_best": N_BEST,
         },
@@ -66,7 +79,7 @@ def train_char_model(n_steps: int, seed: int, batch_size: int = 32):
     texts, rewrites = synthetic_requests(2000, seed)
     examples = [rewrite_example(nlp, text, rewrite) for text, rewrite in zip(texts, rewrites)]
     optimizer = nlp.initialize(lambda: examples)
-    optimizer.learn_rate = 0.005
+    optimizer.learn_rate = learn_rate
     rng = random.Random(seed)
     loss = 0.0
     for step in range(n_steps):
@@ -88,6 +101,67 @@ def decode_all(model, docs, batch_size: int, **kwargs) -> List:
     for start in range(0, len(docs), batch_size):
         out.extend(predict_rewrites(model, docs[start : start + batch_size], **kwargs))
     return out
+
+
+def decode_fixed_length(model, docs, length: int, beam_size: int, batch_size: int, use_cache: bool = True) -> List:
+    """Batched beam search (n-best = beam) where every hypothesis has `length`
+    units: the end marker is forbidden before that."""
+    import torch
+
+    from ..layers.decoding import beam_search_or_greedy, build_length_penalty
+    from ..layers.seq2seq import start_search, torch_module
+    from ..layers.seq2seq.units import BOS, EOS
+
+    module = torch_module(model)
+    module.eval()
+    out: List = []
+
+    def step_without_end(step):
+        def run(tokens, state):
+            log_probs, state = step(tokens, state)
+            return log_probs.index_fill(1, torch.tensor([EOS]), float("-inf")), state
+
+        return run
+
+    with torch.no_grad():
+        for first in range(0, len(docs), batch_size):
+            start = start_search(model, docs[first : first + batch_size], use_cache)
+            out.extend(beam_search_or_greedy(
+                step_without_end(start.step), module.reorder, start.state, [length] * len(start.todo), bos=BOS,
+                eos=EOS, beam_size=beam_size, n_best=beam_size, length_penalty=build_length_penalty("gnmt", 0.6),
+            ))
+    return out
+
+
+def cache_rows(models: Dict[str, Any], docs, lengths: Sequence[int], beam_size: int, batch_size: int,
+               repeats: int) -> List[Dict[str, Any]]:
+    """sentences/s of batched beam search at each target length: the
+    Transformer with its cache and recomputing the prefix (same n-best), the
+    recurrent rewriter."""
+    from .report import best_time
+
+    rows = []
+    for length in lengths:
+        found: Dict[str, List] = {}
+
+        def timed(name, model, use_cache, n_repeats):
+            def run():
+                found[name] = decode_fixed_length(model, docs, length, beam_size, batch_size, use_cache)
+
+            seconds = best_time(run, repeats=n_repeats, warmup=0)
+            rows.append({"decoder": name, "target length": length, "sentences/s": len(docs) / seconds,
+                         "seconds": seconds})
+            return rows[-1]
+
+        cached = timed("transformer, key/value cache", models["transformer"], True, repeats)
+        recomputed = timed("transformer, prefix recomputed", models["transformer"], False, 1)
+        timed("recurrent (LSTM)", models["recurrent"], True, repeats)
+        same = sum(same_nbest(a, b) for a, b in zip(found["transformer, key/value cache"],
+                                                    found["transformer, prefix recomputed"]))
+        cached["identical n-best"] = f"{same}/{len(docs)}"
+        for row in rows[-3:]:
+            row["× recomputed"] = row["sentences/s"] / recomputed["sentences/s"]
+    return rows
 
 
 def output_layer_rows(vocab_sizes: Sequence[int], threads: int, repeats: int, seed: int) -> List[Dict[str, Any]]:
@@ -155,6 +229,9 @@ def run_decoding_benchmark(
     seed: int = 0,
     model_path: Optional[Path] = None,
     data_path: Optional[Path] = None,
+    transformer_path: Optional[Path] = None,
+    target_lengths: Sequence[int] = TARGET_LENGTHS,
+    n_cache_sentences: int = 64,
 ) -> Dict[str, Any]:
     from wasabi import msg
 
@@ -163,19 +240,23 @@ def run_decoding_benchmark(
 
     env = environment(threads)
     start = time.perf_counter()
+    if (model_path is None) != (transformer_path is None):
+        raise ValueError("--model and --transformer-model go together (or neither: synthetic models)")
     if model_path is not None:
         import spacy
         import srsly
 
-        nlp = spacy.load(model_path)
+        nlp, transformer_nlp = spacy.load(model_path), spacy.load(transformer_path)
         if data_path is None:
             raise ValueError("--data is needed with --model: a JSONL file with a 'text' field")
         texts = [r["text"] for r in srsly.read_jsonl(data_path)][:n_sentences]
-        final_loss = None
+        final_loss = transformer_loss = None
     else:
         nlp, final_loss = train_char_model(train_steps, seed)
+        transformer_nlp, transformer_loss = train_char_model(train_steps, seed, model=TRANSFORMER, learn_rate=0.001)
         texts, _ = synthetic_requests(n_sentences, seed + 1)
-    msg.info(f"Model ready in {time.perf_counter() - start:.0f}s (final training loss {final_loss})")
+    msg.info(f"Models ready in {time.perf_counter() - start:.0f}s (final training losses: recurrent "
+             f"{final_loss}, transformer {transformer_loss})")
     model = nlp.get_pipe("seqkit_rewriter").model
     docs = [nlp.make_doc(t) for t in texts]
     common = dict(length_penalty="gnmt", length_alpha=0.6, max_length_ratio=2.0, max_length_extra=10)
@@ -218,6 +299,25 @@ def run_decoding_benchmark(
         f"identical n-best lists: {n_same}/{len(docs)} (top-1: {n_same_top}/{len(docs)})"
     )
 
+    cache_docs = docs[:n_cache_sentences]
+    models = {"transformer": transformer_nlp.get_pipe("seqkit_rewriter").model, "recurrent": model}
+    length_rows = cache_rows(models, cache_docs, target_lengths, beam_size, batch_size, repeats)
+    print_table(
+        f"Batched beam search (beam {beam_size}) at fixed target lengths, {len(cache_docs)} sentences "
+        f"(threads={threads}, batch {batch_size})",
+        length_rows,
+        ["decoder", "target length", "sentences/s", "× recomputed", "identical n-best"],
+    )
+    longest = max(target_lengths)
+    cache_speedup = next(r["× recomputed"] for r in length_rows
+                         if r["target length"] == longest and r["decoder"].endswith("cache"))
+    cache_same = all(r["identical n-best"].split("/")[0] == r["identical n-best"].split("/")[1]
+                     for r in length_rows if "identical n-best" in r)
+    (msg.good if cache_speedup >= 3 else msg.warn)(
+        f"cache vs recomputed prefix at length {longest}: {cache_speedup:.1f}× (target ≥ 3×)"
+    )
+    (msg.good if cache_same else msg.fail)(f"identical n-best with and without the cache: {cache_same}")
+
     layer_rows = output_layer_rows(vocab_sizes, threads, repeats, seed)
     print_table(
         f"Training words/s by output layer (threads={threads}, 64 × 20 target words per step)",
@@ -232,6 +332,10 @@ def run_decoding_benchmark(
         env,
         extra={
             "output_layers": layer_rows,
+            "target_lengths": length_rows,
+            "cache_speedup": cache_speedup,
+            "target_cache_speedup": 3.0,
+            "final_transformer_loss": transformer_loss,
             "n_sentences": len(docs),
             "beam_size": beam_size,
             "identical_nbest": n_same,
@@ -243,10 +347,18 @@ def run_decoding_benchmark(
         },
     )
 
-    def draw(ax1, ax2) -> None:
+    def draw(ax1, ax2, ax3) -> None:
         ax1.bar([r["decoder"].replace(" (reference)", "\n(reference)") for r in rows], [r["sentences/s"] for r in rows])
         ax1.set_ylabel("sentences / s")
         ax1.set_title(f"Decoding, beam {beam_size} (threads={threads})")
+        for name in dict.fromkeys(r["decoder"] for r in length_rows):
+            pts = [(r["target length"], r["sentences/s"]) for r in length_rows if r["decoder"] == name]
+            ax3.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=name)
+        ax3.set_xlabel("target length (units)")
+        ax3.set_ylabel("sentences / s")
+        ax3.set_yscale("log")
+        ax3.set_title(f"Beam {beam_size} by target length")
+        ax3.legend()
         for kind in OUTPUT_LAYERS:
             pts = [(r["vocab size"], r["train words/s"]) for r in layer_rows if r["output layer"] == kind]
             ax2.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=kind)
@@ -256,5 +368,5 @@ def run_decoding_benchmark(
         ax2.set_title("Output layers")
         ax2.legend()
 
-    msg.info(wrote(json_path, save_plot(out_dir, "decoding", draw, 2)))
-    return {"rows": rows, "output_layers": layer_rows}
+    msg.info(wrote(json_path, save_plot(out_dir, "decoding", draw, 3)))
+    return {"rows": rows, "target_lengths": length_rows, "output_layers": layer_rows}

@@ -129,6 +129,8 @@ def print_table(title: str, rows: List[Dict[str, Any]], columns: Sequence[str]) 
 
     def fmt(value: Any) -> str:
         if isinstance(value, float):
+            if abs(value) < 1:
+                return f"{value:.3f}"
             return f"{value:,.2f}" if abs(value) < 100 else f"{value:,.0f}"
         return str(value)
 

@@ -17,5 +17,6 @@ app.add_typer(benchmark_app, name="benchmark")
 # The command modules register their commands on `app` and `benchmark_app`.
 from . import travel, vectors, transformer, benchmark  # noqa: E402,F401,I001  (order of --help)
 from . import serve  # noqa: E402,F401
+from . import rewriter  # noqa: E402,F401
 
 __all__ = ["app", "benchmark_app"]

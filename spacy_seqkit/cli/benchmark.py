@@ -39,20 +39,21 @@ def benchmark_decoding(
     vocab_sizes: str = typer.Option("1000,5000,20000", "--vocab-sizes", help="Target vocabularies for the output-layer rows"),
     repeats: int = typer.Option(3, "--repeats", help="Timed repeats (best is kept)"),
     seed: int = typer.Option(0, "--seed"),
-    model: Path = typer.Option(None, "--model", help="A pipeline with seqkit_rewriter, instead of training one"),
+    model: Path = typer.Option(None, "--model", help="A pipeline with a recurrent seqkit_rewriter, instead of training one"),
+    transformer_model: Path = typer.Option(None, "--transformer-model", help="A pipeline with a Transformer seqkit_rewriter (with --model)"),
     data: Path = typer.Option(None, "--data", help="JSONL with 'text' to decode (with --model)"),
+    target_lengths: str = typer.Option("20,80", "--target-lengths", help="Fixed target lengths of the cache rows"),
+    n_cache_sentences: int = typer.Option(64, "--n-cache-sentences", help="Sentences decoded at each fixed length"),
 ) -> None:
     """Naive vs batched beam search (same model and inputs, identical n-best),
-    greedy, and training words/s of the softmax / negative sampling /
-    hierarchical output layers."""
-    try:
-        sizes = [int(v) for v in vocab_sizes.split(",") if v.strip()]
-    except ValueError:
-        raise typer.BadParameter(f"comma-separated integers expected, got {vocab_sizes!r}", param_hint="--vocab-sizes")
-    if not sizes or min(sizes) < 2:
-        raise typer.BadParameter(f"vocabulary sizes must be >= 2, got {vocab_sizes!r}", param_hint="--vocab-sizes")
+    greedy; the Transformer's key/value cache vs recomputing the prefix, and
+    the recurrent rewriter, at fixed target lengths; training words/s of the
+    softmax / negative sampling / hierarchical output layers."""
+    sizes = _positive_ints(vocab_sizes, "--vocab-sizes", minimum=2, what="vocabulary sizes")
+    lengths = _positive_ints(target_lengths, "--target-lengths", minimum=1, what="target lengths")
     for hint, value in (("--n-sentences", n_sentences), ("--beam-size", beam_size),
-                        ("--batch-size", batch_size), ("--repeats", repeats)):
+                        ("--batch-size", batch_size), ("--repeats", repeats),
+                        ("--n-cache-sentences", n_cache_sentences)):
         if value < 1:
             raise typer.BadParameter(f"must be a positive integer, got {value}", param_hint=hint)
     from ..benchmarks.report import pin_threads
@@ -64,8 +65,20 @@ def benchmark_decoding(
         out_dir=out_dir, threads=threads, n_sentences=n_sentences, beam_size=beam_size,
         batch_size=batch_size, train_steps=train_steps,
         vocab_sizes=sizes,
-        repeats=repeats, seed=seed, model_path=model, data_path=data,
+        repeats=repeats, seed=seed, model_path=model, data_path=data, transformer_path=transformer_model,
+        target_lengths=lengths, n_cache_sentences=n_cache_sentences,
     )
+
+
+def _positive_ints(text: str, hint: str, minimum: int, what: str) -> list:
+    """Comma-separated integers >= minimum, or a BadParameter naming `hint`."""
+    try:
+        values = [int(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise typer.BadParameter(f"comma-separated integers expected, got {text!r}", param_hint=hint)
+    if not values or min(values) < minimum:
+        raise typer.BadParameter(f"{what} must be >= {minimum}, got {text!r}", param_hint=hint)
+    return values
 
 
 @benchmark_app.command("attention")

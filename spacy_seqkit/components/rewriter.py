@@ -29,7 +29,9 @@ label_smoothing = 0.1
 """
 DEFAULT_REWRITER_MODEL = Config().from_str(default_model_config)["model"]
 
-VOCAB_KEYS = ("source_vocab", "target_vocab", "target_counts", "source_width")
+# The vocabularies, and the BPE model of "pieces" units (base64): what the
+# model is rebuilt from before its weights are read.
+VOCAB_KEYS = ("source_vocab", "target_vocab", "target_counts", "source_width", "pieces_model")
 
 install_rewrite_extensions()
 
@@ -52,6 +54,9 @@ install_rewrite_extensions()
         "rewrite_exact": 1.0,
         "rewrite_chrf": 0.0,
         "rewrite_bleu": 0.0,
+        "rewrite_rouge1": 0.0,
+        "rewrite_rouge2": 0.0,
+        "rewrite_rougeL": 0.0,
         "rewrite_cer": None,
     },
 )

@@ -21,8 +21,10 @@ Padding never changes a result: masked keys get no weight in any mode, and a
 padding query is allowed to see itself so that no softmax row is empty (an
 empty row would give NaN, and NaN times a zero weight is still NaN).
 """
+import math
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Dict, List, NamedTuple, Optional, Type
+from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Type
 
 import torch
 import torch.nn.functional as F
@@ -141,20 +143,52 @@ def no_shared_mask(valid, length: int, window: int, device=None) -> None:
     return None
 
 
+def softmax_weights(q, k, valid, window: int = 0):
+    """The weights of full attention, written out: (batch, heads, len, len)."""
+    scores = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
+    if valid is not None:
+        scores = scores.masked_fill(~valid[:, None, None, :], float("-inf"))
+    return torch.softmax(scores, -1)
+
+
+def band_weights(q, k, valid, window: int = 0):
+    """The weights of local attention, written out (±window, padding masked,
+    a query always sees itself)."""
+    length = q.shape[2]
+    pos = torch.arange(length, device=q.device)
+    allowed = (pos[:, None] - pos[None, :]).abs() <= window
+    if valid is not None:
+        allowed = allowed[None] & valid[:, None, :]
+    allowed = allowed | torch.eye(length, dtype=torch.bool, device=q.device)
+    scores = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
+    return torch.softmax(scores.masked_fill(~allowed.view(-1, 1, length, length), float("-inf")), -1)
+
+
+def kernel_weights(q, k, valid, window: int = 0, *, eps: float = 1e-6):
+    """The weights linear attention applies implicitly: φ(q)·φ(k) normalised."""
+    scores = (F.elu(q) + 1.0) @ (F.elu(k) + 1.0).transpose(-1, -2)
+    if valid is not None:
+        scores = scores * valid[:, None, None, :].to(scores.dtype)
+    return scores / scores.sum(-1, keepdim=True).clamp_min(eps)
+
+
 class AttentionMode(NamedTuple):
     """An encoder attention mode: `attend(q, k, v, valid, window, dropout_p,
-    mask)`, and `shared_mask(valid, length, window, device)`, a mask built
-    once per batch and shared by every layer (or None)."""
+    mask)`; `weights(q, k, valid, window)`, the same attention as an explicit
+    (batch, heads, len, len) matrix, for pictures (O(n²)); and
+    `shared_mask(valid, length, window, device)`, a mask built once per batch
+    and shared by every layer (or None)."""
 
     attend: Callable[..., torch.Tensor]
+    weights: Callable[..., torch.Tensor]
     shared_mask: Callable[..., Optional[torch.Tensor]] = no_shared_mask
     uses_window: bool = False
 
 
 ATTENTION_MODES: Dict[str, AttentionMode] = {
-    "full": AttentionMode(full_attention),
-    "local": AttentionMode(local_attention, local_attention_mask, uses_window=True),
-    "linear": AttentionMode(linear_attention),
+    "full": AttentionMode(full_attention, softmax_weights),
+    "local": AttentionMode(local_attention, band_weights, local_attention_mask, uses_window=True),
+    "linear": AttentionMode(linear_attention, kernel_weights),
 }
 
 
@@ -167,8 +201,10 @@ class SinusoidalPositions(torch.nn.Module):
         super().__init__()
         self.width = width
 
-    def forward(self, X: torch.Tensor) -> torch.Tensor:
-        return X + sinusoidal_positions(X.shape[1], self.width, X.device, X.dtype)
+    def forward(self, X: torch.Tensor, offset: int = 0) -> torch.Tensor:
+        """X (batch, len, width) at positions offset, offset + 1, ..."""
+        pe = sinusoidal_positions(offset + X.shape[1], self.width, X.device, X.dtype)
+        return X + pe[offset:]
 
 
 class LearnedPositions(torch.nn.Embedding):
@@ -181,8 +217,8 @@ class LearnedPositions(torch.nn.Embedding):
         super().__init__(max_length, width)
         torch.nn.init.normal_(self.weight, std=0.02)
 
-    def forward(self, X: torch.Tensor) -> torch.Tensor:
-        return X + self.weight[: X.shape[1]]
+    def forward(self, X: torch.Tensor, offset: int = 0) -> torch.Tensor:
+        return X + self.weight[offset : offset + X.shape[1]]
 
 
 class NoPositions(torch.nn.Module):
@@ -193,7 +229,7 @@ class NoPositions(torch.nn.Module):
     def __init__(self, width: int, max_length: int):
         super().__init__()
 
-    def forward(self, X: torch.Tensor) -> torch.Tensor:
+    def forward(self, X: torch.Tensor, offset: int = 0) -> torch.Tensor:
         return X
 
 
@@ -241,7 +277,9 @@ class AttentionEncoderConfig:
 
 
 class EncoderBlock(torch.nn.Module):
-    """One pre-LayerNorm block: x + attention(LN(x)), then x + FFN(LN(x))."""
+    """One pre-LayerNorm block: x + attention(LN(x)), then x + FFN(LN(x)).
+    The one implementation of the block: the attention encoder's, the
+    Transformer rewriter's encoder's, and the base of its decoder block."""
 
     def __init__(self, config: AttentionEncoderConfig):
         super().__init__()
@@ -259,19 +297,40 @@ class EncoderBlock(torch.nn.Module):
         self.ffn_out = torch.nn.Linear(config.ffn_width, width)
         self.dropout = torch.nn.Dropout(config.dropout)
 
-    def attend(self, X: torch.Tensor, valid: Optional[torch.Tensor], mask) -> torch.Tensor:
+    def heads(self, X: torch.Tensor):
+        """Queries, keys and values of normalised inputs X (batch, len, width),
+        each (batch, heads, len, head_width)."""
         B, L, _ = X.shape
-        head_width = self.width // self.n_heads
-        qkv = self.qkv(X).view(B, L, 3, self.n_heads, head_width).permute(2, 0, 3, 1, 4)
-        q, k, v = qkv[0], qkv[1], qkv[2]
-        p = self.attention_dropout if self.training else 0.0
-        Z = self.mode.attend(q, k, v, valid, self.window, p, mask)
-        return self.out(Z.transpose(1, 2).reshape(B, L, self.width))
+        qkv = self.qkv(X).view(B, L, 3, self.n_heads, self.width // self.n_heads).permute(2, 0, 3, 1, 4)
+        return qkv[0], qkv[1], qkv[2]
+
+    def merge_heads(self, Z: torch.Tensor, out: Optional[torch.nn.Linear] = None) -> torch.Tensor:
+        """(batch, heads, len, head_width) -> the output projection (`out`, by
+        default the self-attention's) of (batch, len, width)."""
+        B, _, L, _ = Z.shape
+        return (self.out if out is None else out)(Z.transpose(1, 2).reshape(B, L, self.width))
+
+    def dropout_p(self) -> float:
+        return self.attention_dropout if self.training else 0.0
+
+    def attend(self, X: torch.Tensor, valid: Optional[torch.Tensor], mask) -> torch.Tensor:
+        q, k, v = self.heads(X)
+        return self.merge_heads(self.mode.attend(q, k, v, valid, self.window, self.dropout_p(), mask))
+
+    def attention_weights(self, X: torch.Tensor, valid: Optional[torch.Tensor]) -> torch.Tensor:
+        """The (batch, heads, len, len) self-attention weights of the block's
+        inputs X, as an explicit matrix (for pictures)."""
+        q, k, _ = self.heads(self.norm_attn(X))
+        return self.mode.weights(q, k, valid, self.window)
+
+    def feed_forward(self, X: torch.Tensor) -> torch.Tensor:
+        """X + FFN(LN(X))."""
+        hidden = self.dropout(F.gelu(self.ffn_in(self.norm_ffn(X))))
+        return X + self.dropout(self.ffn_out(hidden))
 
     def forward(self, X: torch.Tensor, valid: Optional[torch.Tensor], mask=None) -> torch.Tensor:
         X = X + self.dropout(self.attend(self.norm_attn(X), valid, mask))
-        hidden = self.dropout(F.gelu(self.ffn_in(self.norm_ffn(X))))
-        return X + self.dropout(self.ffn_out(hidden))
+        return self.feed_forward(X)
 
 
 class AttentionStack(torch.nn.Module):
@@ -315,6 +374,25 @@ class AttentionStack(torch.nn.Module):
             outputs.append(self.encode(X, None if bool(valid.all()) else valid))
             offset += n * size
         return torch.cat([Y.reshape(-1, width) for Y in outputs]).index_select(0, index)
+
+
+@contextmanager
+def recorded_attention(stack: AttentionStack) -> Iterator[List[torch.Tensor]]:
+    """While active, each call of one of `stack`'s blocks appends its
+    self-attention weights, (n_docs, heads, len, len), to the list yielded:
+    what the encoder attends to, for pictures."""
+    records: List[torch.Tensor] = []
+
+    def record(block: EncoderBlock, args, output) -> None:
+        with torch.no_grad():
+            records.append(block.attention_weights(args[0], args[1]))
+
+    handles = [block.register_forward_hook(record) for block in stack.blocks]
+    try:
+        yield records
+    finally:
+        for handle in handles:
+            handle.remove()
 
 
 def AttentionEncoder(config: AttentionEncoderConfig) -> Model[List[Floats2d], List[Floats2d]]:

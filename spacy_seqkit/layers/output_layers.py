@@ -11,7 +11,9 @@ Each layer maps decoder outputs `o` (rows, width) to
 
 and declares what it supports, so that callers read capabilities instead of
 comparing names: `normalised_in_training` (its training computes normalised
-probabilities, which the copy mechanism mixes) and `label_smoothing`.
+probabilities, which the copy mechanism mixes), `label_smoothing`, and
+`unit_vectors` (it scores with one (width,) vector per unit, which `tie`
+can share with the target embedding, as the Transformer does).
 
 `negative_sampling` trains with K noise units per gold unit, drawn from the
 unigram^0.75 distribution, and predicts with the full softmax over the same
@@ -35,10 +37,15 @@ class FullSoftmax(torch.nn.Module):
 
     normalised_in_training = True
     label_smoothing = True
+    unit_vectors = True
 
     def __init__(self, width: int, n_units: int, counts: Counts = (), n_samples: int = 0):
         super().__init__()
         self.proj = torch.nn.Linear(width, n_units)
+
+    def tie(self, weight: torch.nn.Parameter) -> None:
+        """Score with `weight` (n_units, width), shared with a target embedding."""
+        self.proj.weight = weight
 
     def log_probs(self, o: torch.Tensor) -> torch.Tensor:
         return F.log_softmax(self.proj(o), dim=-1)
@@ -82,6 +89,7 @@ class HierarchicalSoftmax(torch.nn.Module):
 
     normalised_in_training = True
     label_smoothing = False
+    unit_vectors = False  # its vectors are the tree's inner nodes
 
     def __init__(self, width: int, n_units: int, counts: Counts = (), n_samples: int = 0):
         super().__init__()

@@ -213,6 +213,52 @@ def test_linear_attention_equals_its_quadratic_form():
     torch.testing.assert_close(got, expected, atol=1e-12, rtol=1e-10)
 
 
+@pytest.mark.parametrize("attention", ATTENTION_MODES)
+def test_attention_weights_are_what_each_mode_attends_with(attention):
+    """A mode's explicit weights (for pictures), applied to the values, give
+    its attention's output on every real token; rows sum to 1."""
+    torch.manual_seed(0)
+    B, H, L, D = 2, 3, 40, 4
+    q, k, v = (torch.randn(B, H, L, D, dtype=torch.float64) for _ in range(3))
+    valid = torch.arange(L)[None, :] < torch.tensor([L, 23])[:, None]
+    mode = ATTENTION_MODES[attention]
+    weights = mode.weights(q, k, valid, 3)
+    got = mode.attend(q, k, v, valid, 3, 0.0, mode.shared_mask(valid, L, 3))
+    for b, n in enumerate((L, 23)):
+        torch.testing.assert_close((weights @ v)[b, :, :n], got[b, :, :n], atol=1e-8, rtol=1e-8)
+        torch.testing.assert_close(weights[b, :, :n].sum(-1), torch.ones(H, n, dtype=torch.float64))
+        assert float(weights[b, :, :n, n:].abs().sum()) == 0.0
+
+
+def test_attention_encoder_records_its_attention_for_pictures():
+    from spacy_seqkit.layers.attention_encoder import recorded_attention
+
+    model = make_encoder("full", "sinusoidal")
+    Xs = random_docs([7])
+    stack = model.layers[0].shims[0]._model
+    expected = model.predict(Xs)
+    with recorded_attention(stack) as records:
+        assert numpy.array_equal(model.predict(Xs)[0], expected[0])
+    assert [tuple(w.shape) for w in records] == [(1, 4, 7, 7)] * 2
+    assert torch.allclose(records[0].sum(-1), torch.ones(1, 4, 7))
+    model.predict(Xs)
+    assert len(records) == 2  # the hooks are gone
+
+
+def test_positions_with_an_offset_continue_the_sequence():
+    """Positions of a step at `offset` (incremental decoding) are those of the
+    same position in the whole sequence."""
+    from spacy_seqkit.layers.attention_encoder import POSITIONS
+
+    torch.manual_seed(0)
+    X = torch.randn(2, 9, 8)
+    for name in POSITIONS:
+        positions = POSITIONS[name](8, 16)
+        whole = positions(X)
+        steps = torch.cat([positions(X[:, t : t + 1], t) for t in range(9)], 1)
+        torch.testing.assert_close(steps, whole)
+
+
 def test_sinusoidal_positions_match_the_paper():
     width = 10
     pe = sinusoidal_positions(50, width, dtype=torch.float64)
@@ -391,6 +437,6 @@ def test_ner_attention_config_builds_the_pipeline():
     nlp = load_model_from_config(config, auto_fill=True, validate=True)
     assert nlp.pipe_names == ["seqkit_place_marker", "tok2vec", "ner", "seqkit_trip"]
     encode = config["components"]["tok2vec"]["model"]["encode"]
-    assert encode["@architectures"] == "spacy-seqkit.AttentionEncoder.v1"
+    assert encode["@architectures"] == "spacy-seqkit.AttentionEncoder.v2"
     learn_rate = config["training"]["optimizer"]["learn_rate"]
     assert learn_rate["@schedules"] == "spacy-seqkit.warmup_rsqrt.v1"

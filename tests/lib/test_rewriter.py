@@ -12,6 +12,8 @@ from thinc.api import Config, fix_random_seed
 from spacy_seqkit.extensions import install_rewrite_extensions
 from spacy_seqkit.readers import rewrite_example
 
+from rewriter_helpers import nbest, train  # tests/lib/rewriter_helpers.py
+
 install_rewrite_extensions()
 
 TINY = {"embed_width": 16, "hidden_width": 32, "dropout": 0.0, "label_smoothing": 0.0}
@@ -36,20 +38,6 @@ def make_nlp(model=None, **settings):
     nlp = spacy.blank("en")
     nlp.add_pipe("seqkit_rewriter", config={"model": {**TINY, **(model or {})}, **settings})
     return nlp
-
-
-def train(nlp, examples, n_steps, learn_rate=0.01, seed=0):
-    fix_random_seed(seed)
-    optimizer = nlp.initialize(lambda: examples)
-    optimizer.learn_rate = learn_rate
-    losses = {}
-    for _ in range(n_steps):
-        losses = nlp.update(examples, sgd=optimizer)
-    return losses["seqkit_rewriter"]
-
-
-def nbest(nlp, texts):
-    return [doc._.rewrite_nbest for doc in nlp.pipe(texts)]
 
 
 def reversal_accuracy(nlp, words):

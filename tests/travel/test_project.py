@@ -17,7 +17,7 @@ def project(tmp_path_factory):
     shutil.copy(ROOT / "project.yml", root / "project.yml")
     shutil.copytree(ROOT / "configs", root / "configs")
     (root / "corpus").mkdir()
-    for name in ("test.jsonl", "blind.jsonl", "orders_example.csv"):
+    for name in ("test.jsonl", "blind.jsonl", "holdout.jsonl", "orders_example.csv"):
         shutil.copy(ROOT / "corpus" / name, root / "corpus" / name)
     overrides = {"vars.n_train": 300, "vars.n_dev": 60, "vars.max_steps": 30}
     project_run(root, "all", overrides=overrides, capture=True)

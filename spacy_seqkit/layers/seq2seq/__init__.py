@@ -1,27 +1,37 @@
-"""Seq2seq rewriter: bi-LSTM encoder, attentional LSTM decoder, approximate
-output layers, optional copy mechanism (a copied unit may take the other case:
-"marseille" -> "Marseille"); a thinc Model around a torch module.
+"""Seq2seq rewriters, a thinc Model around a torch module of one of two kinds:
+the recurrent one (bi-LSTM or bi-GRU encoder, attentional LSTM or GRU decoder)
+and the Transformer (pre-LN self-attention encoder shared with the attention
+encoder, causal decoder with cross-attention and a key/value cache). Both have
+the approximate output layers and the optional copy mechanism (a copied unit
+may take the other case: "marseille" -> "Marseille").
 
-Source units are the characters of the text (embedded here) or the doc's tokens
-(vectors from any spaCy embedding sub-model, trained through this model's
-gradient). Target units are characters or whitespace-separated words, with
-vocabularies built at `initialize`. Every source gets an end marker, so even an
-empty source has one position to attend to.
+Source units are the characters of the text or its BPE pieces (embedded here),
+or the doc's tokens (vectors from any spaCy embedding sub-model, trained
+through this model's gradient). Target units are characters, whitespace-
+separated words or BPE pieces, with vocabularies (and the sentencepiece model)
+built at `initialize`. Every source gets an end marker, so even an empty
+source has one position to attend to.
 
 A file per role:
 
-- `units.py`: the specials, units of a text, vocabularies and their lookups;
-- `encoder.py`: the bi-LSTM encoder;
-- `attention.py`: the decoder attention family (Luong dot / general / concat,
-  Bahdanau), a table of classes with one interface;
+- `units.py`: the specials, units of a text (BPE pieces included),
+  vocabularies and their lookups;
+- `encoder.py`: the recurrent encoder;
+- `attention.py`: the recurrent decoder's attention family (Luong dot /
+  general / concat, Bahdanau), a table of classes with one interface;
 - `copy.py`: the copy mechanism;
-- `module.py`: the torch module and its config; teacher forcing with scheduled
-  sampling, label smoothing and the chosen output layer (`../output_layers.py`);
-- `config.py`: the rewriter's settings, validated once;
+- `readout.py`: decoder outputs to log-probabilities and to the loss, through
+  the output layer (`../output_layers.py`) and the copy mechanism;
+- `module.py`: the recurrent torch module and its config; teacher forcing with
+  scheduled sampling and label smoothing;
+- `transformer_encoder.py`, `transformer_decoder.py`, `transformer.py`: the
+  Transformer's encoder, decoder (with its cache) and torch module;
+- `config.py`: the rewriters' settings, validated once;
 - `model.py`: the thinc model, its initialisation and converters;
-- `predict.py`: n-best prediction with the searches of `../decoding.py`.
+- `predict.py`: n-best prediction with the searches of `../decoding.py`;
+- `alignment.py`: attention weights of a rewrite, for pictures.
 """
-from .config import RewriterConfig, ScheduledRate
+from .config import RewriterConfig, ScheduledRate, TransformerRewriterConfig
 from .model import (
     RewriteBatch,
     Seq2SeqRewriter,
@@ -32,11 +42,13 @@ from .model import (
     vocabularies_from_data,
 )
 from .module import ModuleConfig, Seq2SeqModule
-from .predict import predict_rewrites
-from .units import UnitVocabularies, other_case
+from .predict import predict_rewrites, start_search
+from .transformer import TransformerModule
+from .units import Pieces, UnitVocabularies, other_case
 
 __all__ = [
     "ModuleConfig",
+    "Pieces",
     "RewriteBatch",
     "RewriterConfig",
     "ScheduledRate",
@@ -48,6 +60,9 @@ __all__ = [
     "other_case",
     "predict_rewrites",
     "set_vocabularies",
+    "start_search",
     "torch_module",
+    "TransformerModule",
+    "TransformerRewriterConfig",
     "vocabularies_from_data",
 ]

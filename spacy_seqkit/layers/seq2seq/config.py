@@ -1,26 +1,30 @@
-"""The rewriter's settings: `RewriterConfig`, validated in one place, and the
-scheduled-sampling rate it holds.
+"""The rewriters' settings, validated in one place: `UnitsConfig` (units, copy,
+output layer, vocabulary: what every rewriter shares), `RewriterConfig` (the
+recurrent rewriter) with the scheduled-sampling rate it holds, and
+`TransformerRewriterConfig`.
 
-The registered builder (`spacy-seqkit.Seq2SeqRewriter.v1` in architectures.py)
-states the parameters and their defaults once; this dataclass has no defaults.
+The registered builders (in architectures.py) state the parameters and their
+defaults once; these dataclasses have no defaults.
 The thinc model keeps the config in its attrs; thinc serialises it with the
 functions registered here (the live scheduled-sampling schedule stays the
 model's own: a schedule is a generator, and it comes from the config).
 """
 from dataclasses import dataclass, fields, replace
-from typing import Any, Dict, Iterable, Optional, Union
+from typing import Any, ClassVar, Dict, Iterable, Optional, Union
 
 import srsly
 from thinc.api import Model
 from thinc.model import deserialize_attr, serialize_attr
 
 from ...util import check_choice, check_non_negative_int, check_positive_int, check_probability
+from ..attention_encoder import AttentionEncoderConfig
 from ..output_layers import OUTPUT_LAYERS, output_layer_name
 from .attention import DECODER_ATTENTIONS
-from .units import SOURCE_TYPES, UNIT_TYPES
+from .encoder import RECURRENT_CELLS
+from .units import SOURCE_TYPES, UNIT_TYPES, uses_pieces
 
 # Copy needs the source and target units to be of the same kind.
-COPY_UNITS = (("characters", "characters"), ("tokens", "words"))
+COPY_UNITS = (("characters", "characters"), ("tokens", "words"), ("pieces", "pieces"))
 
 
 class ScheduledRate:
@@ -53,40 +57,35 @@ class ScheduledRate:
 
 
 @dataclass(frozen=True)
-class RewriterConfig:
-    """Every parameter of spacy-seqkit.Seq2SeqRewriter.v1 but `embed` (see
-    architectures.py for what each means). `output_layer` is held under its
-    table name (an alias is resolved); `scheduled_sampling` as a ScheduledRate."""
+class UnitsConfig:
+    """The settings every rewriter shares: its units, copy, output layer and
+    vocabulary; validated here once for all of them. `output_layer` is held
+    under its table name (an alias is resolved)."""
 
     source: str
     target: str
     copy: bool
-    embed_width: int
-    hidden_width: int
-    depth: int
-    dropout: float
-    attention: str
     output_layer: str
     n_samples: int
     label_smoothing: float
-    scheduled_sampling: Any
     min_count: int
     max_vocab: int
+    n_pieces: int  # sentencepiece vocabulary size, for "pieces" units
 
     def __post_init__(self) -> None:
         check_choice("source", self.source, SOURCE_TYPES)
         check_choice("target", self.target, UNIT_TYPES)
-        check_choice("attention", self.attention, DECODER_ATTENTIONS)
         object.__setattr__(self, "output_layer", output_layer_name(self.output_layer))
-        for name in ("embed_width", "hidden_width", "depth", "n_samples", "min_count"):
+        for name in ("n_samples", "min_count"):
             check_positive_int(name, getattr(self, name))
         check_non_negative_int("max_vocab", self.max_vocab)
-        check_probability("dropout", self.dropout)
         check_probability("label_smoothing", self.label_smoothing)
+        if uses_pieces(self.source, self.target):
+            check_positive_int("n_pieces", self.n_pieces)
         if self.copy and (self.source, self.target) not in COPY_UNITS:
             raise ValueError(
                 "'copy' needs source and target units of the same kind: "
-                "characters -> characters or tokens -> words"
+                f"{', '.join(f'{s} -> {t}' for s, t in COPY_UNITS)}"
             )
         layer = OUTPUT_LAYERS[self.output_layer]
         if self.copy and not layer.normalised_in_training:
@@ -95,8 +94,6 @@ class RewriterConfig:
             raise ValueError(
                 f"'label_smoothing' needs the full distribution: use output_layer {_able('label_smoothing')} or 0"
             )
-        if not isinstance(self.scheduled_sampling, ScheduledRate):
-            object.__setattr__(self, "scheduled_sampling", ScheduledRate(self.scheduled_sampling))
 
     def check_embed(self, embed: Optional[Model]) -> None:
         """A source the model embeds itself takes no `embed`; any other needs one."""
@@ -105,11 +102,94 @@ class RewriterConfig:
         if SOURCE_TYPES[self.source].embedded and embed is not None:
             raise ValueError(f"'embed' must be null when source = \"{self.source}\"")
 
+    def sampling_rate(self, is_train: bool) -> float:
+        """The scheduled-sampling rate of this update (none by default)."""
+        return 0.0
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Plain values."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True)
+class RewriterConfig(UnitsConfig):
+    """Every parameter of spacy-seqkit.Seq2SeqRewriter.v2 but `embed` (see
+    architectures.py for what each means); `scheduled_sampling` is held as a
+    ScheduledRate."""
+
+    model_name: ClassVar[str] = "seqkit_seq2seq_rewriter"
+
+    cell: str
+    embed_width: int
+    hidden_width: int
+    depth: int
+    dropout: float
+    attention: str
+    scheduled_sampling: Any
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check_choice("cell", self.cell, RECURRENT_CELLS)
+        check_choice("attention", self.attention, DECODER_ATTENTIONS)
+        for name in ("embed_width", "hidden_width", "depth"):
+            check_positive_int(name, getattr(self, name))
+        check_probability("dropout", self.dropout)
+        if not isinstance(self.scheduled_sampling, ScheduledRate):
+            object.__setattr__(self, "scheduled_sampling", ScheduledRate(self.scheduled_sampling))
+
+    def sampling_rate(self, is_train: bool) -> float:
+        return self.scheduled_sampling.next() if is_train else 0.0
+
     def to_dict(self) -> Dict[str, Any]:
         """Plain values (the scheduled-sampling rate as its current value)."""
-        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        values = super().to_dict()
         values["scheduled_sampling"] = self.scheduled_sampling.value
         return values
+
+
+@dataclass(frozen=True)
+class TransformerRewriterConfig(UnitsConfig):
+    """Every parameter of spacy-seqkit.TransformerRewriter.v1 but `embed`.
+    The encoder's settings are those of spacy-seqkit.AttentionEncoder.v1 and
+    are validated by its config (`encoder_config`), naming the same arguments."""
+
+    model_name: ClassVar[str] = "seqkit_transformer_rewriter"
+
+    width: int
+    encoder_depth: int
+    decoder_depth: int
+    n_heads: int
+    ffn_width: int
+    dropout: float
+    attention_dropout: float
+    attention: str  # the encoder's self-attention mode
+    window: int
+    positions: str
+    max_length: int
+    previous_unit: bool
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        for name in ("encoder_depth", "decoder_depth"):
+            check_positive_int(name, getattr(self, name))
+        if not isinstance(self.previous_unit, bool):
+            raise ValueError(f"'previous_unit' must be true or false, got {self.previous_unit!r}")
+        self.encoder_config()
+
+    def encoder_config(self) -> AttentionEncoderConfig:
+        """The encoder blocks' config (the AttentionEncoder's, validated there)."""
+        return self.block_config(self.attention, self.encoder_depth)
+
+    def decoder_config(self) -> AttentionEncoderConfig:
+        """The decoder blocks' config: full (causal) self-attention."""
+        return self.block_config("full", self.decoder_depth)
+
+    def block_config(self, attention: str, depth: int) -> AttentionEncoderConfig:
+        return AttentionEncoderConfig(
+            width=self.width, depth=depth, n_heads=self.n_heads, ffn_width=self.ffn_width, attention=attention,
+            window=self.window, positions=self.positions, max_length=self.max_length, dropout=self.dropout,
+            attention_dropout=self.attention_dropout,
+        )
 
 
 def _able(capability: str) -> str:
@@ -117,13 +197,18 @@ def _able(capability: str) -> str:
     return " or ".join(f'"{name}"' for name, layer in OUTPUT_LAYERS.items() if getattr(layer, capability))
 
 
-@serialize_attr.register(RewriterConfig)
-def _serialize_config(_: RewriterConfig, value: RewriterConfig, name: str, model: Model) -> bytes:
+@serialize_attr.register(UnitsConfig)
+def _serialize_config(_: UnitsConfig, value: UnitsConfig, name: str, model: Model) -> bytes:
     return srsly.msgpack_dumps(value.to_dict())
 
 
-@deserialize_attr.register(RewriterConfig)
-def _deserialize_config(current: RewriterConfig, value: bytes, name: str, model: Model) -> RewriterConfig:
-    saved = RewriterConfig(**srsly.msgpack_loads(value))
-    return replace(saved, scheduled_sampling=current.scheduled_sampling)
+@deserialize_attr.register(UnitsConfig)
+def _deserialize_config(current: UnitsConfig, value: bytes, name: str, model: Model) -> UnitsConfig:
+    """The saved settings; those a model saved before they existed lacks keep
+    the current (the builder's) value. The live scheduled-sampling schedule
+    stays the current one."""
+    saved = type(current)(**{**current.to_dict(), **srsly.msgpack_loads(value)})
+    if isinstance(current, RewriterConfig):
+        saved = replace(saved, scheduled_sampling=current.scheduled_sampling)
+    return saved
 

@@ -1,9 +1,11 @@
-"""The rewriter as a thinc Model around the torch module: its initialisation
-(vocabularies from data, then the module, built lazily), the converters
-between thinc inputs and torch tensors, and the training forward.
+"""The rewriter as a thinc Model around the torch module (the recurrent or the
+Transformer one, as its config says): its initialisation (vocabularies from
+data, then the module, built lazily), the converters between thinc inputs and
+torch tensors, and the training forward.
 
-The vocabularies live in the model's attrs as plain lists (they travel with
-its bytes); the torch module built from them holds their lookups.
+The vocabularies (and the BPE model of "pieces" units) live in the model's
+attrs as plain values (they travel with its bytes); the torch module built
+from them holds their lookups.
 """
 from typing import Any, Dict, Iterable, List, NamedTuple, Optional
 
@@ -14,11 +16,12 @@ from thinc.types import Floats1d
 from thinc.util import torch2xp, xp2torch
 
 from ..convert import padded_index
-from .config import RewriterConfig
+from .config import RewriterConfig, TransformerRewriterConfig, UnitsConfig
 from .module import ModuleConfig, Seq2SeqModule
-from .units import SOURCE_TYPES, UnitIds, UnitVocabularies, build_vocab, split_units
+from .transformer import TransformerModule
+from .units import SOURCE_TYPES, Pieces, UnitIds, UnitVocabularies, build_vocab, split_units, uses_pieces
 
-VOCAB_ATTRS = ("source_vocab", "target_vocab", "target_counts", "source_width")
+VOCAB_ATTRS = ("source_vocab", "target_vocab", "target_counts", "source_width", "pieces_model")
 
 
 class RewriteBatch(NamedTuple):
@@ -37,12 +40,12 @@ class ModuleInputs(NamedTuple):
     label_smoothing: float
 
 
-def Seq2SeqRewriter(config: RewriterConfig, embed: Optional[Model] = None) -> Model[RewriteBatch, Floats1d]:
+def Seq2SeqRewriter(config: UnitsConfig, embed: Optional[Model] = None) -> Model[RewriteBatch, Floats1d]:
     """The rewriter as a thinc Model; the torch module is built at initialize,
     once the vocabularies (set by `set_vocabularies`) are known."""
     config.check_embed(embed)
     return Model(
-        "seqkit_seq2seq_rewriter",
+        config.model_name,
         forward,
         init=init,
         layers=[embed] if embed is not None else [],
@@ -52,14 +55,21 @@ def Seq2SeqRewriter(config: RewriterConfig, embed: Optional[Model] = None) -> Mo
 
 
 def vocabularies_from_data(model: Model, docs: Iterable[Any], targets: Iterable[str]) -> Dict:
-    """Build the source (characters only) and target vocabularies from data."""
-    config: RewriterConfig = model.attrs["config"]
-    result: Dict[str, Any] = {"source_vocab": []}
+    """Build the source (units the model embeds) and target vocabularies from
+    data; first the BPE model, from the sources' and targets' texts, when the
+    units are "pieces"."""
+    config: UnitsConfig = model.attrs["config"]
+    result: Dict[str, Any] = {"source_vocab": [], "pieces_model": None}
+    pieces = None
+    if uses_pieces(config.source, config.target):
+        docs, targets = list(docs), list(targets)
+        pieces = Pieces.learn([d.text for d in docs] + targets, config.n_pieces)
+        result["pieces_model"] = pieces.model
     source = SOURCE_TYPES[config.source]
     if source.embedded:
-        result["source_vocab"], _ = build_vocab((source.units(d) for d in docs), 1, 0)
+        result["source_vocab"], _ = build_vocab((source.units(d, pieces) for d in docs), 1, 0)
     units, counts = build_vocab(
-        (split_units(t, config.target) for t in targets), config.min_count, config.max_vocab
+        (split_units(t, config.target, pieces) for t in targets), config.min_count, config.max_vocab
     )
     result["target_vocab"], result["target_counts"] = units, counts
     return result
@@ -70,6 +80,7 @@ def set_vocabularies(model: Model, vocabs: Dict) -> None:
         model.attrs[key] = list(vocabs[key])
     if vocabs.get("source_width"):
         model.attrs["source_width"] = int(vocabs["source_width"])
+    model.attrs["pieces_model"] = vocabs.get("pieces_model")
 
 
 def init(model: Model, X=None, Y=None) -> None:
@@ -92,14 +103,10 @@ def init(model: Model, X=None, Y=None) -> None:
     build_torch_layer(model)
 
 
-def build_torch_layer(model: Model) -> None:
-    """Create (or re-create) the torch module from the vocabularies in attrs:
-    the first stage of deserialization, before the weights are loaded."""
-    a, config = model.attrs, model.attrs["config"]
-    units = UnitVocabularies(config.source, config.target, a["source_vocab"], a["target_vocab"], a["target_counts"])
+def recurrent_module(config: RewriterConfig, units: UnitVocabularies, source_width: int) -> Seq2SeqModule:
     module_config = ModuleConfig(
         n_source=units.n_source,
-        source_width=a["source_width"] or 0,
+        source_width=source_width,
         target_counts=units.target_counts,
         embed_width=config.embed_width,
         hidden_width=config.hidden_width,
@@ -109,8 +116,24 @@ def build_torch_layer(model: Model) -> None:
         output_layer=config.output_layer,
         n_samples=config.n_samples,
         copy=config.copy,
+        cell=config.cell,
     )
-    module = Seq2SeqModule(module_config, units)
+    return Seq2SeqModule(module_config, units)
+
+
+# The torch module of each kind of rewriter, by its config's type.
+MODULES = {RewriterConfig: recurrent_module, TransformerRewriterConfig: TransformerModule}
+
+
+def build_torch_layer(model: Model) -> None:
+    """Create (or re-create) the torch module from the vocabularies in attrs:
+    the first stage of deserialization, before the weights are loaded."""
+    a, config = model.attrs, model.attrs["config"]
+    pieces = Pieces(a["pieces_model"]) if a.get("pieces_model") else None
+    units = UnitVocabularies(
+        config.source, config.target, a["source_vocab"], a["target_vocab"], a["target_counts"], pieces
+    )
+    module = MODULES[type(config)](config, units, a["source_width"] or 0)
     wrapper = PyTorchWrapper_v2(module, convert_inputs=_convert_inputs, convert_outputs=_convert_outputs)
     if is_built(model):
         model.layers[model.layers.index(model.get_ref("seq2seq"))] = wrapper
@@ -123,8 +146,8 @@ def is_built(model: Model) -> bool:
     return model.has_ref("seq2seq") and model.get_ref("seq2seq") is not None
 
 
-def torch_module(model: Model) -> Seq2SeqModule:
-    """The torch module of a built rewriter."""
+def torch_module(model: Model) -> torch.nn.Module:
+    """The torch module of a built rewriter (Seq2SeqModule or TransformerModule)."""
     return model.get_ref("seq2seq").shims[0]._model
 
 
@@ -148,7 +171,7 @@ def as_tensor(array: Optional[numpy.ndarray], device) -> Optional[torch.Tensor]:
 def _convert_inputs(model: Model, X: ModuleInputs, is_train: bool):
     device = model.shims[0].device
     ids = X.ids
-    width = model.shims[0]._model.config.source_width
+    width = model.shims[0]._model.source_width
     src, index = source_tensors(model.ops, X.src, ids.lengths, width, device, is_train)
     args = ArgsKwargs(
         args=(src, index, ids.lengths, as_tensor(ids.tgt, device), as_tensor(ids.src_ext, device), ids.n_ext,
@@ -182,8 +205,8 @@ def forward(model: Model, batch: RewriteBatch, is_train: bool):
         raise ValueError(f"Seq2SeqRewriter: {len(docs)} docs but {len(targets)} targets")
     if not docs:
         return model.ops.alloc1f(1), lambda d: []
-    config: RewriterConfig = model.attrs["config"]
-    ss_prob = config.scheduled_sampling.next() if is_train else 0.0
+    config: UnitsConfig = model.attrs["config"]
+    ss_prob = config.sampling_rate(is_train)
     ids = torch_module(model).units.encode(docs, targets, config.copy)
     src, bp_embed = ids.src, None
     if model.has_ref("embed"):

@@ -1,5 +1,6 @@
-"""The rewriter's torch module: encoder, decoder attention, LSTM decoder,
-output layer and optional copy mechanism, built from a `ModuleConfig`.
+"""The recurrent rewriter's torch module: encoder, decoder attention, LSTM (or
+GRU) decoder, output layer and optional copy mechanism, built from a
+`ModuleConfig`.
 
 Training (`forward`) computes the mean loss per target unit with teacher
 forcing and scheduled sampling; inference uses `decode_step` and `reorder`
@@ -13,8 +14,9 @@ import torch
 from ..output_layers import build_output_layer
 from .attention import DECODER_ATTENTIONS
 from .copy import CopyMechanism
-from .encoder import BiLSTMEncoder
-from .units import BOS, PAD, UNK, UnitVocabularies
+from .encoder import RECURRENT_CELLS, BiLSTMEncoder, has_cell_state
+from .readout import Readout
+from .units import PAD, UNK, UnitVocabularies
 
 
 @dataclass(frozen=True)
@@ -32,9 +34,10 @@ class ModuleConfig:
     output_layer: str  # a name in OUTPUT_LAYERS (or an alias)
     n_samples: int
     copy: bool
+    cell: str = "lstm"  # a name in RECURRENT_CELLS
 
 
-class Seq2SeqModule(torch.nn.Module):
+class Seq2SeqModule(torch.nn.Module, Readout):
     """Encoder, attention, decoder and output layer; search lives in decoding.py.
     `units`, the vocabularies it was built from, holds their lookups."""
 
@@ -45,12 +48,16 @@ class Seq2SeqModule(torch.nn.Module):
         self.units = units
         self.n_target = len(config.target_counts)
         self.hidden_width = H
+        self.source_width = config.source_width
+        self.has_cell_state = has_cell_state(config.cell)
         # Parameters are created in this order: it is the order in which they
         # draw from the seeded RNG.
-        self.encoder = BiLSTMEncoder(config.n_source, config.source_width, E, H, config.depth, config.dropout)
+        self.encoder = BiLSTMEncoder(
+            config.n_source, config.source_width, E, H, config.depth, config.dropout, config.cell
+        )
         self.tgt_embed = torch.nn.Embedding(self.n_target, E, padding_idx=PAD)
         lstm_drop = config.dropout if config.depth > 1 else 0.0
-        self.decoder = torch.nn.LSTM(E + H, H, num_layers=config.depth, dropout=lstm_drop)
+        self.decoder = RECURRENT_CELLS[config.cell](E + H, H, num_layers=config.depth, dropout=lstm_drop)
         self.attention = DECODER_ATTENTIONS[config.attention](H)
         # Attending before the LSTM step (Bahdanau), the output also sees the input.
         self.combine = torch.nn.Linear(2 * H + (0 if self.attention.input_feeding else E), H)
@@ -67,7 +74,7 @@ class Seq2SeqModule(torch.nn.Module):
         memory = encoded.memory
         state = {
             "h": encoded.h,
-            "c": encoded.c,
+            **({"c": encoded.c} if self.has_cell_state else {}),
             "feed": memory.new_zeros(len(lengths), self.hidden_width),
             "memory": memory,
             "keys": self.attention.prepare_keys(memory),
@@ -84,27 +91,27 @@ class Seq2SeqModule(torch.nn.Module):
         embedding, new state)."""
         prev = torch.where(prev >= self.n_target, torch.full_like(prev, UNK), prev)
         emb = self.drop(self.tgt_embed(prev))
-        hc = (state["h"], state["c"])
         attend = self.attention
         if attend.input_feeding:
-            out, (h, c) = self.decoder(torch.cat([emb, state["feed"]], -1)[None], hc)
+            out, hc = self.run_cell(torch.cat([emb, state["feed"]], -1), state)
             attn, ctx = attend(out[0], state["keys"], state["memory"], state["mask"])
             o = torch.tanh(self.combine(torch.cat([ctx, out[0]], -1)))
         else:
             attn, ctx = attend(state["h"][-1], state["keys"], state["memory"], state["mask"])
-            out, (h, c) = self.decoder(torch.cat([emb, ctx], -1)[None], hc)
+            out, hc = self.run_cell(torch.cat([emb, ctx], -1), state)
             o = torch.tanh(self.combine(torch.cat([out[0], ctx, emb], -1)))
         o = self.drop(o)
-        new_state = dict(state, h=h, c=c, feed=o)
+        new_state = dict(state, **hc, feed=o)
         return o, attn, ctx, emb, new_state
 
-    def full_log_probs(self, o, attn, ctx, emb, state):
-        """(rows, n_ext) log-probabilities; PAD and BOS are never produced."""
-        lp = self.output.log_probs(o)
-        lp = lp.index_fill(1, torch.tensor([PAD, BOS], device=lp.device), float("-inf"))
-        if self.copy is None:
-            return lp
-        return self.copy.log_probs(lp, o, attn, ctx, emb, state["src_ext"], state["src_alt"], state["n_ext"])
+    def run_cell(self, inputs, state):
+        """One step of the recurrent decoder: (output (1, rows, H), {"h", "c"}
+        or {"h"} for a GRU)."""
+        if self.has_cell_state:
+            out, (h, c) = self.decoder(inputs[None], (state["h"], state["c"]))
+            return out, {"h": h, "c": c}
+        out, h = self.decoder(inputs[None], state["h"])
+        return out, {"h": h}
 
     def decode_step(self, tokens, state):
         o, attn, ctx, emb, state = self.step_hidden(tokens, state)
@@ -149,23 +156,11 @@ class Seq2SeqModule(torch.nn.Module):
         first, EOS last, PAD after."""
         state = self.encode(src, index, lengths, src_ext, n_ext, src_alt)
         steps = self.teacher_forcing(tgt, state, ss_prob)
-        B, T = tgt.shape[0], tgt.shape[1] - 1
-        y = tgt[:, 1:].reshape(-1)
-        keep = (y != PAD).nonzero()[:, 0]
-        y = y[keep]
 
-        def rows(i):  # (B, T, ...) flattened in the same order as y
-            return torch.stack([s[i] for s in steps], 1).flatten(0, 1)[keep]
+        def rows(i):  # (B, T, ...) flattened in the same order as the targets
+            return torch.stack([s[i] for s in steps], 1).flatten(0, 1)
 
-        O = rows(0)
-        if self.copy is None:
-            loss = self.output.loss(O, y, label_smoothing)
-        else:
-            A, C, E = rows(1), rows(2), rows(3)
-            ext = src_ext[:, None, :].expand(B, T, -1).flatten(0, 1)[keep]
-            alt = state["src_alt"][:, None, :].expand(B, T, -1).flatten(0, 1)[keep]
-            loss = self.copy.gold_loss(self.output, self.n_target, O, A, C, E, y, ext, alt, label_smoothing)
-        return (loss.sum() / max(int(y.shape[0]), 1)).reshape(1)
+        return self.mean_gold_loss(tgt, rows, src_ext, state.get("src_alt"), label_smoothing)
 
 
 # Models saved before the module was split by role were one flat module: the

@@ -1,0 +1,188 @@
+"""The rewriter's commands: `attention-map` (what a model attends to, as a
+picture) and `compare-rewriters` (trained rewriters beside the baseline on the
+hand-written sets, in one table)."""
+from pathlib import Path
+from typing import List
+
+import typer
+
+from . import app
+
+MATPLOTLIB_MISSING = (
+    "attention-map draws with matplotlib, which is not installed: "
+    "pip install -c constraints.txt '.[bench]' (or pip install matplotlib)"
+)
+
+
+@app.command("attention-map")
+def attention_map_command(
+    model: str = typer.Argument(..., help="A pipeline with a seqkit_rewriter, or with an attention encoder"),
+    text: str = typer.Argument(..., help="The text to read"),
+    output: Path = typer.Option(Path("attention.png"), "--output", "-o", help="PNG to write"),
+    rewrite: str = typer.Option(None, "--rewrite", help="Draw this rewrite instead of the model's own"),
+) -> None:
+    """Draw what a model attends to, units written against units read: a
+    recurrent rewriter's alignment, a Transformer rewriter's cross-attention
+    per layer and head, or an attention encoder's self-attention per layer and
+    head (tokens against tokens)."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        typer.echo(MATPLOTLIB_MISSING, err=True)
+        raise typer.Exit(2)
+    import spacy
+
+    try:
+        nlp = spacy.load(model)
+    except (OSError, ValueError) as e:
+        typer.echo(f"Cannot load model '{model}': {e}", err=True)
+        raise typer.Exit(2)
+    try:
+        maps, title = _attention_maps(nlp, text, rewrite)
+    except ValueError as e:
+        typer.echo(str(e), err=True)
+        raise typer.Exit(2)
+    if not maps:
+        typer.echo(f"Nothing to draw: {text!r} has no source units", err=True)
+        raise typer.Exit(2)
+    draw_attention_maps(maps, output, title)
+    typer.echo(f"Wrote {output} ({len(maps)} maps)")
+
+
+def _attention_maps(nlp, text: str, rewrite):
+    """(maps, title) of the pipeline's rewriter, else of its attention encoder."""
+    from ..layers.attention_encoder import recorded_attention
+    from ..layers.seq2seq.alignment import AttentionMap, rewrite_attention
+
+    rewriters = [name for name, factory in nlp.pipe_factories.items() if factory == "seqkit_rewriter"]
+    if rewriters:
+        pipe = nlp.get_pipe(rewriters[0])
+        if rewrite is None:
+            rewrite = nlp(text)._.rewrite
+        kind = pipe.model.name.replace("seqkit_", "").replace("_", " ")
+        return rewrite_attention(pipe.model, nlp.make_doc(text), rewrite), f"{kind}: {text!r} -> {rewrite!r}"
+    stacks = [node.layers[0].shims[0]._model for _, pipe in nlp.pipeline if hasattr(pipe, "model")
+              for node in pipe.model.walk() if node.name == "seqkit_attention_encoder"]
+    if not stacks:
+        raise ValueError(f"The pipeline (components: {nlp.pipe_names}) has no seqkit_rewriter and no attention encoder")
+    with recorded_attention(stacks[0]) as records:
+        doc = nlp(text)
+    tokens = [t.text for t in doc]
+    maps = [AttentionMap(f"layer {i + 1}, head {h + 1}", w[0, h].cpu().numpy(), tokens, tokens)
+            for i, w in enumerate(records) for h in range(w.shape[1])]
+    return maps, f"attention encoder self-attention: {text!r}"
+
+
+@app.command("compare-rewriters")
+def compare_rewriters_command(
+    models: List[str] = typer.Argument(..., help="NAME=PIPELINE pairs, e.g. lstm=training/rewriter/model-best"),
+    data: List[Path] = typer.Option([Path("corpus/test.jsonl")], "--data", help="Hand-written JSONL sets (repeatable)"),
+    output: Path = typer.Option(None, "--output", "-o", help="Write the figures as JSON"),
+    baseline: bool = typer.Option(True, "--baseline/--no-baseline", help="Also score fr_core_news_md + rules"),
+) -> None:
+    """Trip accuracy, validity accuracy, exact match and chrF of the rewrite,
+    and words/s of rewriters beside the baseline: one table per data set."""
+    pairs = []
+    for item in models:
+        name, sep, path = item.partition("=")
+        if not sep or not name or not path:
+            raise typer.BadParameter(f"NAME=PIPELINE expected, got {item!r}", param_hint="MODELS")
+        pairs.append((name, path))
+    for path in data:
+        if not path.is_file():
+            raise typer.BadParameter(f"no such file: {path}", param_hint="--data")
+    try:
+        compare_rewriters(pairs, data, output=output, baseline=baseline)
+    except (OSError, ValueError) as e:
+        typer.echo(str(e), err=True)
+        raise typer.Exit(2)
+
+
+def draw_attention_maps(maps, path: Path, title: str, max_columns: int = 4) -> None:
+    """One heat map per AttentionMap in a grid (`max_columns` wide: the heads
+    of a layer side by side), units read along x, units written along y."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    n_columns = min(max_columns, len(maps))
+    n_rows = -(-len(maps) // n_columns)
+    width = max(len(m.columns) for m in maps)
+    height = max(len(m.rows) for m in maps)
+    size = (max(3.0, 0.18 * width + 1.5) * n_columns, max(2.5, 0.18 * height + 1.5) * n_rows)
+    fig, axes = plt.subplots(n_rows, n_columns, figsize=size, squeeze=False)
+    for ax in axes.flat[len(maps):]:
+        ax.axis("off")
+    for ax, amap in zip(axes.flat, maps):
+        ax.imshow(amap.weights, cmap="Greys", vmin=0.0, vmax=1.0, aspect="auto")
+        ax.set_xticks(range(len(amap.columns)), [_label(u) for u in amap.columns], rotation=90, fontsize=7)
+        ax.set_yticks(range(len(amap.rows)), [_label(u) for u in amap.rows], fontsize=7)
+        ax.set_title(amap.title, fontsize=9)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def _label(unit: str) -> str:
+    """A unit as a tick label: a space is shown as ␣."""
+    return unit.replace(" ", "\u2423") if unit.strip() != unit or not unit else unit
+
+
+def compare_rewriters(models, data_paths, output=None, baseline: bool = True):
+    """Score each (name, pipeline) and the baseline on each hand-written set:
+    trip and validity accuracy (the answer read as the Travel Order Resolver
+    reads it: gazetteer, n-best) and words/s from `travel.evaluate`; exact
+    match and chrF of the top rewrite as the model wrote it against the gold
+    canonical string (for the baseline, of its trip written as one). Prints
+    one table per set; returns the figures."""
+    import json
+
+    import spacy
+    from spacy.training import Example
+    from wasabi import msg
+
+    from ..scoring import rewrite_score
+    from ..travel.evaluate import BaselinePipeline, evaluate, fmt
+    from ..travel.records import read_records, record_doc
+    from ..travel.tor import prepare_pipeline, trip_of
+
+    systems = [(name, prepare_pipeline(spacy.load(path)).pipe) for name, path in models]
+    if baseline:
+        systems.append(("baseline (fr_core_news_md + rules)", BaselinePipeline().pipe))
+    blank = spacy.blank("fr")
+    results = {}
+    for data in data_paths:
+        records = read_records(data)
+        if not records:
+            raise ValueError(f"{data} holds no records")
+        table = {}
+        for name, pipe in systems:
+            answered = []
+
+            def keep_docs(texts, pipe=pipe):
+                answered[:] = list(pipe(texts))
+                return answered
+
+            scores = evaluate(keep_docs, records, blank)
+            examples = []
+            for doc, record in zip(answered, records):
+                predicted = blank.make_doc(doc.text)
+                predicted._.rewrite = doc._.rewrite if doc._.rewrite is not None else trip_of(doc).to_rewrite()
+                examples.append(Example(predicted, record_doc(blank.make_doc, record)))
+            rewrite = rewrite_score(examples)
+            table[name] = {**scores, "exact": rewrite["rewrite_exact"], "chrf": rewrite["rewrite_chrf"]}
+        results[str(data)] = table
+        names = list(table)
+        rows = [[label] + [fmt(table[n][key], digits) for n in names] for label, key, digits in (
+            ("trip accuracy", "trip_acc", 3), ("validity accuracy", "validity_acc", 3),
+            ("exact match", "exact", 3), ("chrF", "chrf", 3), ("words/s", "words_per_second", 0))]
+        msg.divider(f"{data}: {len(records)} sentences")
+        msg.table(rows, header=["metric"] + names, divider=True, widths="auto", aligns=["l"] + ["r"] * len(names))
+    if output is not None:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(json.dumps({"models": dict(models), "results": results}, indent=2, ensure_ascii=False),
+                          encoding="utf8")
+    return results
