@@ -124,13 +124,13 @@ def build_attention_encoder_v2(
     """
     from thinc.api import chain
 
+    check_non_negative_int("front_depth", front_depth)
+    check_non_negative_int("front_window", front_window)
+    check_positive_int("front_pieces", front_pieces)
     attend = build_attention_encoder_v1(
         width, depth, n_heads, ffn_width, attention=attention, window=window, positions=positions,
         max_length=max_length, dropout=dropout, attention_dropout=attention_dropout,
     )
-    check_non_negative_int("front_depth", front_depth)
-    check_non_negative_int("front_window", front_window)
-    check_positive_int("front_pieces", front_pieces)
     if front_depth == 0:
         return attend
     front = build_maxout_window_encoder_v1(
