@@ -12,7 +12,7 @@ from thinc.api import Config, fix_random_seed
 from spacy_seqkit.extensions import install_rewrite_extensions
 from spacy_seqkit.readers import rewrite_example
 
-from rewriter_helpers import nbest, train  # tests/lib/rewriter_helpers.py
+from rewriter_helpers import assert_config_fails_naming, nbest, train  # tests/lib/rewriter_helpers.py
 
 install_rewrite_extensions()
 
@@ -262,25 +262,7 @@ def test_rewriter_predict_before_initialize_is_clear():
     ],
 )
 def test_rewriter_bad_config_raises_at_resolution(model, settings, name):
-    config = Config().from_str(
-        """
-        [nlp]
-        lang = "en"
-        pipeline = ["seqkit_rewriter"]
-
-        [components]
-
-        [components.seqkit_rewriter]
-        factory = "seqkit_rewriter"
-        """
-    )
-    config["components"]["seqkit_rewriter"].update(settings)
-    config["components"]["seqkit_rewriter"]["model"] = {
-        "@architectures": "spacy-seqkit.Seq2SeqRewriter.v1",
-        **model,
-    }
-    with pytest.raises(ValueError, match=name):
-        spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
+    assert_config_fails_naming({"@architectures": "spacy-seqkit.Seq2SeqRewriter.v1", **model}, name, settings)
 
 
 TRAIN_CONFIG = """

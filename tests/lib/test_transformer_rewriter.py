@@ -13,7 +13,7 @@ from spacy_seqkit.extensions import install_rewrite_extensions
 from spacy_seqkit.layers.seq2seq import predict_rewrites, start_search, torch_module
 from spacy_seqkit.readers import rewrite_example
 
-from rewriter_helpers import nbest, train as train_examples  # tests/lib/rewriter_helpers.py
+from rewriter_helpers import assert_config_fails_naming, nbest, train as train_examples  # tests/lib/rewriter_helpers.py
 
 install_rewrite_extensions()
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
@@ -274,21 +274,7 @@ BAD = [
 
 @pytest.mark.parametrize("model,name", BAD)
 def test_transformer_rewriter_bad_config_raises_at_resolution(model, name):
-    config = Config().from_str(
-        """
-        [nlp]
-        lang = "en"
-        pipeline = ["seqkit_rewriter"]
-
-        [components]
-
-        [components.seqkit_rewriter]
-        factory = "seqkit_rewriter"
-        """
-    )
-    config["components"]["seqkit_rewriter"]["model"] = {**TINY, **model}
-    with pytest.raises(ValueError, match=name):
-        spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
+    assert_config_fails_naming({**TINY, **model}, name)
 
 
 def test_transformer_rewriter_learned_positions_too_long_is_clear():
