@@ -1,4 +1,13 @@
+import os
+import tempfile
+
 import pytest
+
+
+def pytest_configure(config):
+    # The start-up cache of large regular expressions (spacy_seqkit.regex_cache) goes
+    # to a folder of this run, not the user's, for the tests and the processes they start.
+    os.environ.setdefault("SPACY_SEQKIT_CACHE_DIR", tempfile.mkdtemp(prefix="seqkit-test-cache-"))
 
 
 def pytest_addoption(parser):

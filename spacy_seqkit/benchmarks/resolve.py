@@ -6,6 +6,9 @@
   once answering (after the first answer), time to the first answer, peak
   resident memory of the command's processes together, and whether each
   output is byte-identical to the one-process output;
+- start-up: time to the first answer of a one-order file, without the start-up cache of
+  large regular expressions (`spacy_seqkit.regex_cache`), at the first start (which
+  writes it) and at a later start; the resolve runs then start with it, as users' do;
 - the memory check: one process on a much larger file (peak resident memory);
 - `serve` under `n_requests` requests from `clients` concurrent clients on
   localhost (a bounded count: it stops by itself): requests/s, p50 / p99
@@ -63,10 +66,16 @@ class Sampler:
         return self.peak / 2**20
 
 
-def thread_env(threads: int = 1) -> Dict[str, str]:
+def thread_env(threads: int = 1, cache_dir: Optional[str] = None) -> Dict[str, str]:
+    """The environment of a timed command: `threads` threads for every library, and
+    the start-up cache in `cache_dir` ("": none; None: as inherited)."""
+    from ..regex_cache import CACHE_ENV
     from .report import THREAD_VARS
 
-    return {**os.environ, **{var: str(threads) for var in THREAD_VARS}}
+    env = {**os.environ, **{var: str(threads) for var in THREAD_VARS}}
+    if cache_dir is not None:
+        env[CACHE_ENV] = cache_dir
+    return env
 
 
 def write_orders(path: Path, sentences: Sequence[str], n: int) -> None:
@@ -86,11 +95,13 @@ def generated_sentences(n: int, seed: int) -> List[str]:
     return [r["text"] for r in train]
 
 
-def time_resolve(model: str, orders: Path, output: Path, n_orders: int, args: Sequence[str]) -> Dict[str, Any]:
+def time_resolve(model: str, orders: Path, output: Path, n_orders: int, args: Sequence[str],
+                 cache_dir: Optional[str] = None) -> Dict[str, Any]:
     """One `resolve` command: timings, peak memory, digest of its output."""
     cmd = [sys.executable, "-m", "spacy_seqkit", "resolve", model, str(orders), "-o", str(output), "--quiet", *args]
+    output.unlink(missing_ok=True)  # its first bytes are the first answer
     start = time.perf_counter()
-    process = subprocess.Popen(cmd, env=thread_env(1), stderr=subprocess.PIPE)
+    process = subprocess.Popen(cmd, env=thread_env(1, cache_dir), stderr=subprocess.PIPE)
     sampler = Sampler(process.pid, watch=output)
     _, err = process.communicate()
     seconds = time.perf_counter() - start
@@ -162,10 +173,25 @@ def load_service(url_port: int, texts: Sequence[str], n_requests: int, clients: 
     }
 
 
-def time_service(model: str, texts: Sequence[str], n_requests: int, clients: int) -> Dict[str, Any]:
+def time_startup(model: str, work: Path, sentence: str, cache_dir: Path) -> List[Dict[str, Any]]:
+    """Time to the first answer of a one-order `resolve`: with the start-up cache off,
+    at the first start with it (an empty cache folder: it is written) and at a later one."""
+    one = work / "one-order.csv"
+    write_orders(one, [sentence], 1)
+    rows = []
+    for name, folder in (("no start-up cache", ""), ("first start (writes the cache)", str(cache_dir)),
+                         ("later start", str(cache_dir))):
+        row = time_resolve(model, one, work / "one-answer.csv", 1, [], cache_dir=folder)
+        rows.append({"start": name, "first answer (s)": row["first answer (s)"], "whole run (s)": row["seconds"],
+                     "peak RSS (MiB)": row["peak RSS (MiB)"]})
+    return rows
+
+
+def time_service(model: str, texts: Sequence[str], n_requests: int, clients: int,
+                 cache_dir: Optional[str] = None) -> Dict[str, Any]:
     port = free_port()
     cmd = [sys.executable, "-m", "spacy_seqkit", "serve", model, "--port", str(port), "--log-level", "warning"]
-    server = subprocess.Popen(cmd, env=thread_env(1), stderr=subprocess.PIPE)
+    server = subprocess.Popen(cmd, env=thread_env(1, cache_dir), stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 120
         while True:
@@ -206,6 +232,11 @@ def run_resolve_benchmark(
         work = Path(tmp)
         msg.info(f"Generating {min(n_sentences, n_orders):,} sentences")
         sentences = generated_sentences(min(n_sentences, n_orders), seed)
+        cache_dir = work / "startup-cache"
+        msg.info("resolve, one order: time to the first answer")
+        startup = time_startup(model, work, sentences[0], cache_dir)
+        print_table("resolve start-up: one order, time to its answer", startup,
+                    ["start", "first answer (s)", "whole run (s)", "peak RSS (MiB)"])
         orders = work / "orders.csv"
         write_orders(orders, sentences, n_orders)
         configs = [("1 process", []), (f"--n-process {n_process}", ["--n-process", str(n_process)]),
@@ -213,7 +244,8 @@ def run_resolve_benchmark(
         rows = []
         for i, (name, args) in enumerate(configs):
             msg.info(f"resolve, {name}, {n_orders:,} orders")
-            rows.append({"run": name, **time_resolve(model, orders, work / f"answers-{i}.csv", n_orders, args)})
+            rows.append({"run": name, **time_resolve(model, orders, work / f"answers-{i}.csv", n_orders, args,
+                                                    cache_dir=str(cache_dir))})
         for row in rows:
             row["speed-up"] = row["orders/s"] / rows[0]["orders/s"]
             row["identical"] = row["sha256"] == rows[0]["sha256"]
@@ -222,18 +254,20 @@ def run_resolve_benchmark(
             big = work / "orders-big.csv"
             write_orders(big, sentences, memory_orders)
             orders.unlink()
-            row = {"run": "1 process, memory check", **time_resolve(model, big, work / "answers-big.csv", memory_orders, [])}
+            row = {"run": "1 process, memory check",
+                   **time_resolve(model, big, work / "answers-big.csv", memory_orders, [], cache_dir=str(cache_dir))}
             rows.append(row)
+        service = None
+        if n_requests:
+            msg.info(f"serve, {n_requests:,} requests from {clients} clients")
+            service = time_service(model, sentences, n_requests, clients, cache_dir=str(cache_dir))
     columns = ["run", "orders", "orders/s", "orders/s answering", "speed-up", "first answer (s)", "peak RSS (MiB)", "identical"]
     print_table(f"resolve on generated orders ({os.cpu_count()} cores, one torch thread a process)", rows, columns)
-    service = None
-    if n_requests:
-        msg.info(f"serve, {n_requests:,} requests from {clients} clients")
-        service = time_service(model, sentences, n_requests, clients)
+    if service:
         print_table("serve: POST /resolve {\"text\"} on localhost", [service],
                     ["requests", "clients", "requests/s", "p50 (ms)", "p99 (ms)", "max (ms)", "errors", "server peak RSS (MiB)"])
     env = environment(1)
-    extra = {"model": model, "service": {k: v for k, v in (service or {}).items() if k != "latencies_ms"}}
+    extra = {"model": model, "startup": startup, "service": {k: v for k, v in (service or {}).items() if k != "latencies_ms"}}
     json_path = write_results(out_dir, "resolve", rows, env, extra=extra)
 
     def draw(speed_ax, memory_ax, latency_ax) -> None:

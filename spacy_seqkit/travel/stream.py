@@ -95,13 +95,13 @@ def load_pipeline(model: str, threads: Optional[int] = None):
     loaded once per process. `threads`: torch threads (a worker uses one)."""
     with _LOAD_LOCK:
         if model not in _PIPELINES:
-            import spacy
+            from ..regex_cache import load
 
             if threads:
                 import torch
 
                 torch.set_num_threads(threads)
-            _PIPELINES[model] = prepare_pipeline(spacy.load(model))
+            _PIPELINES[model] = prepare_pipeline(load(model))
         return _PIPELINES[model]
 
 

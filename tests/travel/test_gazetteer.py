@@ -143,3 +143,40 @@ def test_gazetteer_stations_and_typed_forms(gaz):
     assert gaz.typed_forms("Cherbourg-en-Cotentin") == ["Cherbourg"]
     assert gaz.typed_forms("Bordeaux") == ["bdx"]
     assert gaz.typed_forms("Lyon") == []
+
+
+def test_gazetteer_shipped_index_is_current_and_equals_a_fresh_build(monkeypatch):
+    """The index shipped in data/ is the one the code builds now (rebuild it with
+    `python scripts/build_gazetteer_index.py` after changing the gazetteer, the stations
+    or the communes), and a process reads it rather than building it."""
+    from spacy_seqkit.travel import gazetteer
+
+    shipped = gazetteer.read_shipped_index()
+    assert shipped is not None, "data/index.pickle.gz is missing or stale: run scripts/build_gazetteer_index.py"
+    assert shipped == gazetteer.build_index(0)
+    gazetteer._load_index.cache_clear()
+    try:
+        with monkeypatch.context() as patch:
+            patch.setattr(gazetteer, "build_index", lambda min_population: pytest.fail("built, not read"))
+            assert gazetteer._load_index(0) == shipped
+    finally:
+        gazetteer._load_index.cache_clear()
+
+
+def test_gazetteer_stale_index_is_built_instead(tmp_path, monkeypatch):
+    from spacy_seqkit.travel import gazetteer
+
+    stale = tmp_path / "index.pickle.gz"
+    with gzip.open(stale, "wb") as f:
+        import pickle
+
+        pickle.dump(("another digest", gazetteer.build_index(0)), f)
+    monkeypatch.setattr(gazetteer, "INDEX_FILE", stale)
+    assert gazetteer.read_shipped_index() is None
+    monkeypatch.setattr(gazetteer, "INDEX_FILE", tmp_path / "missing.pickle.gz")
+    assert gazetteer.read_shipped_index() is None
+    gazetteer._load_index.cache_clear()
+    try:
+        assert Gazetteer().resolve("marseile") == "Marseille"
+    finally:
+        gazetteer._load_index.cache_clear()
