@@ -136,8 +136,10 @@ def compare_rewriters(models, data_paths, output=None, baseline: bool = True):
     trip and validity accuracy (the answer read as the Travel Order Resolver
     reads it: gazetteer, n-best) and words/s from `travel.evaluate`; exact
     match and chrF of the top rewrite as the model wrote it against the gold
-    canonical string (for the baseline, of its trip written as one). Prints
-    one table per set; returns the figures."""
+    of the form it learned to write (its training reader's `rewrite_key`:
+    the canonical trip, or with "rewrite_typed" the places as the request
+    types them); for the baseline, its trip written canonically. Prints one
+    table per set; returns the figures."""
     import json
 
     import spacy
@@ -146,12 +148,15 @@ def compare_rewriters(models, data_paths, output=None, baseline: bool = True):
 
     from ..scoring import rewrite_score
     from ..travel.evaluate import BaselinePipeline, evaluate, fmt
-    from ..travel.records import read_records, record_doc
+    from ..travel.records import gold_rewrite, read_records, record_doc
     from ..travel.tor import prepare_pipeline, trip_of
 
-    systems = [(name, prepare_pipeline(spacy.load(path)).pipe) for name, path in models]
+    systems = []
+    for name, path in models:
+        nlp = prepare_pipeline(spacy.load(path))
+        systems.append((name, nlp.pipe, rewrite_key_of(nlp)))
     if baseline:
-        systems.append(("baseline (fr_core_news_md + rules)", BaselinePipeline().pipe))
+        systems.append(("baseline (fr_core_news_md + rules)", BaselinePipeline().pipe, "rewrite"))
     blank = spacy.blank("fr")
     results = {}
     for data in data_paths:
@@ -159,7 +164,7 @@ def compare_rewriters(models, data_paths, output=None, baseline: bool = True):
         if not records:
             raise ValueError(f"{data} holds no records")
         table = {}
-        for name, pipe in systems:
+        for name, pipe, rewrite_key in systems:
             answered = []
 
             def keep_docs(texts, pipe=pipe):
@@ -171,7 +176,9 @@ def compare_rewriters(models, data_paths, output=None, baseline: bool = True):
             for doc, record in zip(answered, records):
                 predicted = blank.make_doc(doc.text)
                 predicted._.rewrite = doc._.rewrite if doc._.rewrite is not None else trip_of(doc).to_rewrite()
-                examples.append(Example(predicted, record_doc(blank.make_doc, record)))
+                reference = record_doc(blank.make_doc, record)
+                reference._.rewrite = gold_rewrite(blank.make_doc, record, rewrite_key)
+                examples.append(Example(predicted, reference))
             rewrite = rewrite_score(examples)
             table[name] = {**scores, "exact": rewrite["rewrite_exact"], "chrf": rewrite["rewrite_chrf"]}
         results[str(data)] = table
@@ -186,3 +193,13 @@ def compare_rewriters(models, data_paths, output=None, baseline: bool = True):
         output.write_text(json.dumps({"models": dict(models), "results": results}, indent=2, ensure_ascii=False),
                           encoding="utf8")
     return results
+
+
+def rewrite_key_of(nlp) -> str:
+    """The record key a rewriter pipeline learned its rewrites from (its
+    training reader's `rewrite_key`), "rewrite" when it does not say."""
+    from ..travel.records import REWRITE_FORMS
+
+    reader = nlp.config.get("corpora", {}).get("train", {})
+    key = reader.get("rewrite_key") if reader.get("@readers") == "spacy-seqkit.RewriteCorpus.v1" else None
+    return key if key in REWRITE_FORMS else "rewrite"

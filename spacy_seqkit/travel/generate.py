@@ -17,7 +17,7 @@ from ..util import check_non_negative_int
 from .gazetteer import ARTICLES, Gazetteer
 from .noise import Segment, add_noise, to_record
 from .places import make_french_places
-from .records import read_records
+from .records import read_records, typed_rewrite
 from .stations import STATION_BY_NAME
 from .templates import FILLERS, SLOT, SLOT_LABELS, TEMPLATES, Template
 from .trip import Trip
@@ -286,14 +286,11 @@ def _examples(
             if _aligned(tokenizer, noisy_text, noisy_spans) and sentence_key(noisy_text) not in exclude:
                 text, spans = noisy_text, noisy_spans
                 break
-        records.append({
-            "id": f"{prefix}-{len(records):05d}",
-            "text": text,
-            "spans": spans,
-            "trip": rendered.trip,
-            "rewrite": rewrite_of(rendered.trip),
-            "template": template.id,
-        })
+        record = {"id": f"{prefix}-{len(records):05d}", "text": text, "spans": spans, "trip": rendered.trip,
+                  "rewrite": rewrite_of(rendered.trip)}
+        record["rewrite_typed"] = typed_rewrite(tokenizer, record)
+        record["template"] = template.id
+        records.append(record)
     return records
 
 
@@ -307,7 +304,8 @@ def generate_corpus(
     label_single_end: bool = True,
     gazetteer: Optional[Gazetteer] = None,
 ) -> Tuple[List[Dict], List[Dict]]:
-    """(train, dev) records in the travel JSONL format, plus "rewrite" and "template".
+    """(train, dev) records in the travel JSONL format, plus "rewrite", "rewrite_typed"
+    (see `records.typed_rewrite`) and "template".
 
     `exclude_texts`: sentences (e.g. of the hand-written evaluation sets) that must not be
     generated. `label_single_end`: in INVALID requests with only one end ("je veux aller à

@@ -1,7 +1,8 @@
 """Travel JSONL records: one reader, one writer, one record → Doc builder.
 
 A record is `{"id", "text", "spans": [{"start", "end", "label"}], "trip": {"departure",
-"arrival", "steps"} | null}`, optionally with "rewrite" (the canonical trip string).
+"arrival", "steps"} | null}`, optionally with "rewrite" (the canonical trip string) and
+"rewrite_typed" (the trip as the request wrote its places: `typed_rewrite`).
 """
 import json
 from pathlib import Path
@@ -9,7 +10,7 @@ from typing import Callable, Dict, Iterable, List, Union
 
 from spacy.tokens import Doc
 
-from .trip import Trip
+from .trip import INVALID, REWRITE_SEPARATOR, Trip
 
 # Where `doc._.rewrite` keeps its value: spaCy stores extension attributes in
 # doc.user_data under this key, so the value is there before the extension is registered.
@@ -66,3 +67,36 @@ def record_doc(make_doc: Callable[[str], Doc], record: Dict) -> Doc:
         raise ValueError(f"record {record_id}: overlapping spans ({err})") from None
     doc.user_data[REWRITE_KEY] = record.get("rewrite") or record_trip(record).to_rewrite()
     return doc
+
+
+def typed_rewrite(make_doc: Callable[[str], Doc], record: Dict) -> str:
+    """The record's trip written with its places as the request writes them, each the
+    tokens of its span joined by single spaces: "je vais de marseile a st etienne" ->
+    "marseile > st etienne" (departure, stops in reading order, arrival), or "INVALID".
+    A rewriter that learns this form copies every place from its source tokens, and
+    the gazetteer resolves what it wrote, as the trip component resolves entities."""
+    if not record_trip(record).is_valid:
+        return INVALID
+    ents = record_doc(make_doc, record).ents
+    by_label = {label: [" ".join(t.text for t in e) for e in ents if e.label_ == label]
+                for label in ("DEPART", "VIA", "ARRIVEE")}
+    if len(by_label["DEPART"]) != 1 or len(by_label["ARRIVEE"]) != 1:
+        raise ValueError(
+            f"record {record.get('id')}: a valid trip needs one DEPART and one ARRIVEE span to be "
+            f"written as typed, got {len(by_label['DEPART'])} and {len(by_label['ARRIVEE'])}"
+        )
+    return f" {REWRITE_SEPARATOR} ".join(by_label["DEPART"] + by_label["VIA"] + by_label["ARRIVEE"])
+
+
+# The forms of a record's gold rewrite, by record key: the canonical trip, or its
+# places as the request types them.
+REWRITE_FORMS = {"rewrite": lambda make_doc, record: record_trip(record).to_rewrite(), "rewrite_typed": typed_rewrite}
+
+
+def gold_rewrite(make_doc: Callable[[str], Doc], record: Dict, key: str = "rewrite") -> str:
+    """The record's gold rewrite of the form `key` ("rewrite" or "rewrite_typed"):
+    the record's own value when it has one (generated records do), else made
+    from its trip and spans (hand-written records)."""
+    if key not in REWRITE_FORMS:
+        raise ValueError(f"'key' must be one of {', '.join(REWRITE_FORMS)}, got {key!r}")
+    return record.get(key) or REWRITE_FORMS[key](make_doc, record)

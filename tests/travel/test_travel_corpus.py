@@ -13,7 +13,8 @@ from spacy_seqkit.travel.generate import (
     AMBIGUOUS, generate_corpus, make_split, read_sentence_keys, rewrite_of, sentence_key,
 )
 from spacy_seqkit.travel.places import make_french_places
-from spacy_seqkit.travel.records import REWRITE_KEY, write_records
+from spacy_seqkit.travel.records import REWRITE_KEY, gold_rewrite, typed_rewrite, write_records
+from spacy_seqkit.travel.trip import Trip
 from spacy_seqkit.travel.noise import (
     EMOJI, Segment, add_noise, emoji, no_apostrophes, no_hyphens, sms, strip_accents, to_record, typo, voice,
 )
@@ -91,6 +92,64 @@ def test_generate_spans_on_token_boundaries(corpus, tokenizer):
             mention = record["text"][span["start"]: span["end"]]
             assert mention == mention.strip() and mention
             assert doc.char_span(span["start"], span["end"]) is not None, record
+
+
+def test_generate_typed_rewrite_is_the_places_as_written(corpus, tokenizer):
+    """rewrite_typed: the span tokens of departure, stops and arrival, in that order,
+    each a run of the request's own tokens (so a rewriter can copy it), resolving to
+    the gold trip nearly always (typos in small places aside)."""
+    gaz = make_french_places()
+    agree = valid = 0
+    for record in corpus[0] + corpus[1]:
+        typed = record["rewrite_typed"]
+        if record["trip"] is None:
+            assert typed == "INVALID"
+            continue
+        valid += 1
+        tokens = [t.text for t in tokenizer(record["text"])]
+        places = [p.strip() for p in typed.split(">")]
+        assert len(places) == 2 + len(record["trip"]["steps"])
+        for place in places:
+            words = place.split(" ")
+            assert any(tokens[i: i + len(words)] == words for i in range(len(tokens))), (record, place)
+        resolved = Trip.from_rewrite(typed, gaz.resolve)
+        agree += resolved.same_as(Trip.from_dict(record["trip"]))
+    assert agree / valid > 0.95
+
+
+def test_typed_rewrite_of_hand_written_records(tokenizer):
+    record = {"id": "x", "text": "de st etienne a Lyon via Roanne stp",
+              "spans": [{"start": 3, "end": 13, "label": "DEPART"}, {"start": 16, "end": 20, "label": "ARRIVEE"},
+                        {"start": 25, "end": 31, "label": "VIA"}],
+              "trip": {"departure": "Saint-Étienne", "arrival": "Lyon", "steps": ["Roanne"]}}
+    assert typed_rewrite(tokenizer, record) == "st etienne > Roanne > Lyon"
+    assert typed_rewrite(tokenizer, {**record, "trip": None}) == "INVALID"
+    with pytest.raises(ValueError, match="one DEPART and one ARRIVEE"):
+        typed_rewrite(tokenizer, {**record, "spans": record["spans"][1:]})
+
+
+def test_gold_rewrite_of_each_form(tokenizer):
+    """A record's own rewrite when it has one, else made from its trip and spans;
+    an unknown form is refused naming the argument."""
+    record = {"id": "x", "text": "de st etienne a Lyon", "trip": {"departure": "Saint-Étienne", "arrival": "Lyon", "steps": []},
+              "spans": [{"start": 3, "end": 13, "label": "DEPART"}, {"start": 16, "end": 20, "label": "ARRIVEE"}]}
+    assert gold_rewrite(tokenizer, record) == "Saint-Étienne > Lyon"
+    assert gold_rewrite(tokenizer, record, "rewrite_typed") == "st etienne > Lyon"
+    assert gold_rewrite(tokenizer, {**record, "rewrite_typed": "x > y"}, "rewrite_typed") == "x > y"
+    with pytest.raises(ValueError, match="'key'"):
+        gold_rewrite(tokenizer, record, "canonical")
+
+
+def test_compare_rewriters_scores_the_form_a_rewriter_learned():
+    from spacy_seqkit.cli.rewriter import rewrite_key_of
+
+    reader = {"@readers": "spacy-seqkit.RewriteCorpus.v1", "path": "train.jsonl", "rewrite_key": "rewrite_typed"}
+    nlp = spacy.blank("fr")
+    assert rewrite_key_of(nlp) == "rewrite"
+    nlp.config["corpora"] = {"train": reader}
+    assert rewrite_key_of(nlp) == "rewrite_typed"
+    nlp.config["corpora"] = {"train": {**reader, "rewrite_key": "rewrite"}}
+    assert rewrite_key_of(nlp) == "rewrite"
 
 
 def test_generate_split_holds_out_phrasings_and_places(corpus):
