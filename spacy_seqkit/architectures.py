@@ -268,6 +268,7 @@ def build_transformer_rewriter_v1(
     positions: str = "sinusoidal",
     max_length: int = 512,
     previous_unit: bool = True,
+    selective_read: bool = False,
     output_layer: str = "softmax",
     n_samples: int = 64,
     label_smoothing: float = 0.1,
@@ -305,6 +306,11 @@ def build_transformer_rewriter_v1(
     previous_unit (bool): Each source position's input also carries the unit
         before it, so that the decoder finds the next unit to copy in one step
         of cross-attention (much faster to learn on small data).
+    selective_read (bool): CopyNet's selective read (Gu et al. 2016), with copy:
+        the decoder's input for a unit it has written also carries the encoder
+        states of the source positions holding that unit, so that a copied word
+        outside the target vocabulary is not fed back as a bare unknown symbol
+        (the decoder then knows which word it copied, and where). For word units.
     output_layer (str): "softmax" (its vectors tied to the target embedding),
         "negative_sampling" (tied too) or "hierarchical".
     n_samples (int): Noise units per target unit for "negative_sampling".
@@ -338,5 +344,6 @@ def build_transformer_rewriter_v1(
         positions=positions,
         max_length=max_length,
         previous_unit=previous_unit,
+        selective_read=selective_read,
     )
     return Seq2SeqRewriter(config, embed=embed)

@@ -88,11 +88,11 @@ def _module_and_state(nlp, texts, targets=None):
     return module, start.state, tgt
 
 
-@pytest.mark.parametrize("copy", [False, True])
-def test_transformer_rewriter_decoder_is_causal(copy):
+@pytest.mark.parametrize("copy,selective_read", [(False, False), (True, False), (True, True)])
+def test_transformer_rewriter_decoder_is_causal(copy, selective_read):
     """Changing the target unit at position t changes no output before t, and
     changes the outputs at t and after."""
-    nlp = initialized({"copy": copy, "decoder_depth": 3})
+    nlp = initialized({"copy": copy, "selective_read": selective_read, "decoder_depth": 3})
     module, state, tgt = _module_and_state(nlp, ["abcdef", "fed"], ["fedcba", "def"])
     with torch.no_grad():
         before = module.teacher_forcing(tgt, state, weights="all")
@@ -107,11 +107,13 @@ def test_transformer_rewriter_decoder_is_causal(copy):
                 assert torch.equal(w_after[:, :, :t], w_before[:, :, :t])
 
 
-@pytest.mark.parametrize("copy,positions", [(False, "sinusoidal"), (True, "learned"), (True, "sinusoidal")])
-def test_transformer_rewriter_cache_gives_the_full_pass_log_probs(copy, positions):
+@pytest.mark.parametrize("copy,positions,selective_read", [
+    (False, "sinusoidal", False), (True, "learned", False), (True, "sinusoidal", False), (True, "sinusoidal", True),
+])
+def test_transformer_rewriter_cache_gives_the_full_pass_log_probs(copy, positions, selective_read):
     """Step by step with the key/value cache, and recomputing the prefix, give
     the log-probabilities of one parallel pass over the same prefix (1e-5)."""
-    nlp = initialized({"copy": copy, "positions": positions}, seed=3)
+    nlp = initialized({"copy": copy, "positions": positions, "selective_read": selective_read}, seed=3)
     texts, targets = ["abcdef", "fe", "dcba ab"], ["fedcba", "ef", "ba abcd"]
     module, state, tgt = _module_and_state(nlp, texts, targets)
     with torch.no_grad():
@@ -130,11 +132,13 @@ def test_transformer_rewriter_cache_gives_the_full_pass_log_probs(copy, position
         assert cached["cache"][0][0].shape[2] == tgt.shape[1] - 1
 
 
-@pytest.mark.parametrize("search", ["beam", "naive_beam", "greedy"])
-def test_transformer_rewriter_cache_gives_the_same_nbest(search):
+@pytest.mark.parametrize("search,selective_read", [
+    ("beam", False), ("naive_beam", False), ("greedy", False), ("beam", True),
+])
+def test_transformer_rewriter_cache_gives_the_same_nbest(search, selective_read):
     """The searches work unchanged on the Transformer: with and without the
     cache, the same n-best lists; batched beam equals the naive reference."""
-    nlp = initialized({"copy": True}, seed=1)
+    nlp = initialized({"copy": True, "selective_read": selective_read}, seed=1)
     model = nlp.get_pipe("seqkit_rewriter").model
     docs = [nlp.make_doc(t) for t in ["abc", "fedc ba", "a", "bbbbbbbbbbbb", "cafe"]]
     kwargs = dict(search=search, beam_size=1 if search == "greedy" else 4, n_best=1 if search == "greedy" else 4,
@@ -146,6 +150,27 @@ def test_transformer_rewriter_cache_gives_the_same_nbest(search):
         assert [h for h, _ in a] == [h for h, _ in b] == [h for h, _ in c]
         assert [s for _, s in a] == pytest.approx([s for _, s in b], abs=1e-5)
         assert [s for _, s in a] == pytest.approx([s for _, s in c], abs=1e-5)
+
+
+def test_transformer_rewriter_selective_read_reads_the_copied_positions():
+    """A written unit's decoder input carries the mean encoder state of the
+    source positions holding it, nothing for a unit the source lacks; without
+    selective_read the input is the unit's embedding alone."""
+    nlp = initialized({"copy": True, "selective_read": True}, seed=4)
+    module, state, _ = _module_and_state(nlp, ["abca", "fed"])
+    ids = module.units.target_ids
+    tokens = torch.tensor([[ids["a"], ids["b"]], [ids["a"], ids["f"]]])
+    memory = state["memory"]
+    with torch.no_grad():
+        read = module.selective_read(tokens, state)
+        expected = module.selective(torch.stack([
+            torch.stack([(memory[0, 0] + memory[0, 3]) / 2, memory[0, 1]]),
+            torch.stack([torch.zeros_like(memory[1, 0]), memory[1, 0]]),
+        ]))
+    assert torch.allclose(read, expected, atol=1e-6)
+    plain = initialized({"copy": True}, seed=4)
+    plain_module, plain_state, _ = _module_and_state(plain, ["abca"])
+    assert plain_module.selective_read(tokens[:1], plain_state) is None
 
 
 def test_transformer_rewriter_reorder_moves_the_cache_with_the_beams():
@@ -269,6 +294,8 @@ BAD = [
     ({"target": "pieces", "n_pieces": 0}, "n_pieces"),
     ({"source": "tokens"}, "embed"),
     ({"previous_unit": "yes"}, "previous_unit"),
+    ({"selective_read": 1}, "selective_read"),
+    ({"selective_read": True, "copy": False}, "selective_read"),
 ]
 
 

@@ -167,13 +167,17 @@ class TransformerRewriterConfig(UnitsConfig):
     positions: str
     max_length: int
     previous_unit: bool
+    selective_read: bool
 
     def __post_init__(self) -> None:
         super().__post_init__()
         for name in ("encoder_depth", "decoder_depth"):
             check_positive_int(name, getattr(self, name))
-        if not isinstance(self.previous_unit, bool):
-            raise ValueError(f"'previous_unit' must be true or false, got {self.previous_unit!r}")
+        for name in ("previous_unit", "selective_read"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"'{name}' must be true or false, got {getattr(self, name)!r}")
+        if self.selective_read and not self.copy:
+            raise ValueError("'selective_read' reads the source positions a unit was copied from: it needs 'copy' = true")
         self.encoder_config()
 
     def encoder_config(self) -> AttentionEncoderConfig:

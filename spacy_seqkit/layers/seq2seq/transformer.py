@@ -1,7 +1,10 @@
 """The Transformer rewriter's torch module: encoder (`transformer_encoder.py`),
 decoder (`transformer_decoder.py`), the output layer of the shared table with
 the target embedding tied to it where it has one vector per unit, and the copy
-mechanism reading the last layer's cross-attention weights (mean over heads).
+mechanism reading the last layer's cross-attention weights (mean over heads),
+and optionally CopyNet's selective read (`selective_read`): a written unit's
+input to the decoder also carries the encoder states of the source positions
+that hold it.
 
 Training (`forward`) runs the decoder over the whole gold target in one
 parallel pass (teacher forcing) with label smoothing; inference plugs into the
@@ -43,6 +46,7 @@ class TransformerModule(torch.nn.Module, Readout):
         if self.output.unit_vectors:
             self.output.tie(self.decoder.embed.weight)
         self.copy = CopyMechanism(width, width) if config.copy else None
+        self.selective = torch.nn.Linear(width, width) if config.selective_read else None
 
     @property
     def max_target_length(self) -> Optional[int]:
@@ -69,6 +73,26 @@ class TransformerModule(torch.nn.Module, Readout):
         """Copied units of the extended vocabulary are fed back as UNK."""
         return torch.where(tokens >= self.n_target, torch.full_like(tokens, UNK), tokens)
 
+    def decode(self, tokens: torch.Tensor, state: Dict, cache=None, weights: str = "none"):
+        """The decoder over written units `tokens` (rows, len) of the extended
+        vocabulary, after `cache` if given."""
+        return self.decoder(self.in_vocabulary(tokens), state["cross"], state["mask"], cache, weights=weights,
+                            extra=self.selective_read(tokens, state))
+
+    def selective_read(self, tokens: torch.Tensor, state: Dict) -> Optional[torch.Tensor]:
+        """CopyNet's selective read (Gu et al. 2016): for each written unit
+        (rows, len), the mean encoder state of the source positions holding it
+        (in either case form), projected; zeros for a unit the source lacks.
+        None without `selective_read`."""
+        if self.selective is None:
+            return None
+        t = tokens[:, :, None]
+        held = (state["src_ext"][:, None, :] == t) | (state["src_alt"][:, None, :] == t)
+        held = held & state["mask"][:, None, :] & (t > UNK)  # specials read nothing
+        weights = held.to(state["memory"].dtype)
+        weights = weights / weights.sum(-1, keepdim=True).clamp_min(1.0)
+        return self.selective(weights @ state["memory"])
+
     def read_out(self, decoded, state: Dict, position: slice):
         """(o, attn, ctx, emb) of the decoded positions: attention weights are
         the last layer's cross-attention, averaged over heads (copy only)."""
@@ -80,16 +104,14 @@ class TransformerModule(torch.nn.Module, Readout):
 
     def decode_step(self, tokens, state: Dict):
         """One incremental step: the new position attends to the cache."""
-        decoded = self.decoder(self.in_vocabulary(tokens)[:, None], state["cross"], state["mask"], state["cache"],
-                               weights="last" if self.copy is not None else "none")
+        decoded = self.decode(tokens[:, None], state, state["cache"], weights="last" if self.copy is not None else "none")
         o, attn, ctx, emb = (x if x is None else x[:, 0] for x in self.read_out(decoded, state, slice(-1, None)))
         return self.full_log_probs(o, attn, ctx, emb, state), dict(state, cache=decoded.cache)
 
     def decode_step_uncached(self, tokens, state: Dict):
         """The same step, recomputing the whole prefix (kept in the state)."""
         prefix = tokens[:, None] if "prefix" not in state else torch.cat([state["prefix"], tokens[:, None]], 1)
-        decoded = self.decoder(self.in_vocabulary(prefix), state["cross"], state["mask"],
-                               weights="last" if self.copy is not None else "none")
+        decoded = self.decode(prefix, state, weights="last" if self.copy is not None else "none")
         o, attn, ctx, emb = (x if x is None else x[:, 0] for x in self.read_out(decoded, state, slice(-1, None)))
         return self.full_log_probs(o, attn, ctx, emb, state), dict(state, prefix=prefix)
 
@@ -104,8 +126,7 @@ class TransformerModule(torch.nn.Module, Readout):
 
     def teacher_forcing(self, tgt, state: Dict, weights: str = "last"):
         """The decoder over the gold targets (B, T + 1), every position at once."""
-        return self.decoder(self.in_vocabulary(tgt[:, :-1]), state["cross"], state["mask"],
-                            weights=weights if self.copy is not None or weights == "all" else "none")
+        return self.decode(tgt[:, :-1], state, weights=weights if self.copy is not None or weights == "all" else "none")
 
     def forward(self, src, index, lengths, tgt, src_ext, n_ext, ss_prob, label_smoothing, src_alt=None):
         """Mean loss per gold target unit (shape (1,)); tgt is (B, T) with BOS

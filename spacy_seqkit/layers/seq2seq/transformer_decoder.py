@@ -116,17 +116,23 @@ class TransformerDecoder(torch.nn.Module):
         return [(empty, empty) for _ in self.blocks]
 
     def forward(self, tokens: torch.Tensor, memory_kv: List[KeyValue], mask: torch.Tensor,
-                cache: Optional[List[KeyValue]] = None, weights: str = "none") -> Decoded:
+                cache: Optional[List[KeyValue]] = None, weights: str = "none",
+                extra: Optional[torch.Tensor] = None) -> Decoded:
         """Decode target units `tokens` (rows, len): the whole target (no cache:
         causal attention) or the next positions after `cache`. `weights` says
-        which layers' cross-attention weights to write out: "none", "last" or "all"."""
+        which layers' cross-attention weights to write out: "none", "last" or "all".
+        `extra` (rows, len, width), if given, is added to the embedded units
+        (the copy mechanism's selective read)."""
         offset = 0 if cache is None else cache[0][0].shape[2]
         if self.max_length is not None and offset + tokens.shape[1] > self.max_length:
             raise ValueError(
                 f"TransformerRewriter: target position {offset + tokens.shape[1]} is beyond the learned "
                 f"positions (max_length={self.max_length})"
             )
-        X = self.drop(self.positions(self.embed(tokens) * math.sqrt(self.width), offset))
+        X = self.embed(tokens) * math.sqrt(self.width)
+        if extra is not None:
+            X = X + extra
+        X = self.drop(self.positions(X, offset))
         Y, new_cache, all_weights = X, [], []
         last = len(self.blocks) - 1
         for i, block in enumerate(self.blocks):
