@@ -467,22 +467,38 @@ def _lookup(key: str, index: _Index, ordinary_words: FrozenSet[str], lowercase: 
 def _fuzzy(key: str, index: _Index, keys: List[str], limit: int) -> Optional[str]:
     """The best key within `limit` Damerau-Levenshtein edits (same first letter), by
     distance, then entry rank, then population."""
-    if limit == 0:
+    if limit == 0 or not key:
         return None
     from rapidfuzz import process
     from rapidfuzz.distance import DamerauLevenshtein
 
-    matches = process.extract(key, keys, scorer=DamerauLevenshtein.distance, score_cutoff=limit, limit=None)
+    # A typo rarely hits the first letter; demanding it keeps ordinary words out, and
+    # leaves a twentieth of the keys to compare.
+    candidates = _keys_with_initial(keys, key[0])
+    matches = process.extract(key, candidates, scorer=DamerauLevenshtein.distance, score_cutoff=limit, limit=None)
     best: Optional[Tuple[int, int, int, str]] = None
     for candidate, distance, _ in matches:
         entry = index.by_key[candidate]
-        # A typo rarely hits the first letter; demanding it keeps ordinary words out.
-        if candidate[0] != key[0]:
-            continue
         rank = (distance, entry.rank, -entry.population, entry.name)
         if best is None or rank < best:
             best = rank
     return best[3] if best else None
+
+
+# Per key list of an index, its keys grouped by first character (the list is kept
+# with its groups, so that its id is not reused while it is here).
+_BY_INITIAL: Dict[int, Tuple[List[str], Dict[str, List[str]]]] = {}
+
+
+def _keys_with_initial(keys: List[str], initial: str) -> List[str]:
+    """The keys of `keys` that start with `initial`, grouped once per list."""
+    cached = _BY_INITIAL.get(id(keys))
+    if cached is None or cached[0] is not keys:
+        groups: Dict[str, List[str]] = {}
+        for k in keys:
+            groups.setdefault(k[:1], []).append(k)
+        cached = _BY_INITIAL[id(keys)] = (keys, groups)
+    return cached[1].get(initial, [])
 
 
 def read_words(path: Path) -> FrozenSet[str]:

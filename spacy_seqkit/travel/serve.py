@@ -20,7 +20,7 @@ import json
 import threading
 from typing import Any, Dict, List, Optional
 
-from .tor import Order, answer_orders, clean_text, limit_error, row_writer, trip_of
+from .tor import Order, answer_batch, clean_text, limit_error, row_writer, trip_of
 from .trip import LABELS, Trip
 
 MAX_BODY_BYTES = 1_000_000
@@ -90,11 +90,15 @@ class Resolver:
         error = limit_error(text, self.nlp.max_length)
         trip, entities, html = Trip(), [], None
         if not error:
-            with self.lock:  # displaCy too: it silences a warning, process-wide
+            # One request at a time (displaCy too: it silences a warning, process-wide), in a
+            # spaCy memory zone: what the doc adds to the vocabulary is freed after the answer,
+            # so the service's memory stays flat however many new words it reads.
+            with self.lock, self.nlp.memory_zone():
                 doc = self.nlp(text)
                 html = self.render(doc) if render else None
-            trip = trip_of(doc)
-            entities = [{"start": e.start_char, "end": e.end_char, "label": e.label_, "text": e.text} for e in doc.ents]
+                trip = trip_of(doc)
+                entities = [{"start": e.start_char, "end": e.end_char, "label": e.label_, "text": e.text}
+                            for e in doc.ents]
         answer = {
             "text": text, "valid": trip.is_valid, "places": trip.places(), "trip": trip.to_dict(),
             "entities": entities, "error": error,
@@ -105,7 +109,7 @@ class Resolver:
 
     def orders(self, orders: List[Order]) -> Dict[str, Any]:
         with self.lock:
-            answers = list(answer_orders(self.nlp, orders, self.batch_size))
+            answers = answer_batch(self.nlp, orders, self.batch_size)
         return {
             "answers": [
                 {"id": a.id, "valid": bool(a.places), "places": list(a.places), "line": csv_line(a.row()), "error": a.error}

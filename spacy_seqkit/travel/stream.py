@@ -19,7 +19,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import IO, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
-from .tor import Answer, Order, answer_orders, new_counts, prepare_pipeline, read_orders, write_answers
+from .tor import Answer, Order, answer_batch, new_counts, prepare_pipeline, read_orders, write_answers
 
 STDIN = "-"
 # Partitions in flight per process: one being answered, one waiting.
@@ -109,7 +109,7 @@ def answer_partition(model: str, orders: List[Order], batch_size: int) -> List[A
     """A worker's task: the answers to one partition's orders."""
     nlp = load_pipeline(model, threads=1)
     with _RUN_LOCK:  # one pipeline per process, whatever threads the worker runs
-        return list(answer_orders(nlp, orders, batch_size))
+        return answer_batch(nlp, orders, batch_size)
 
 
 def ordered_results(submit: Callable[[Partition], object], partitions: Iterable[Partition], window: int) -> Iterator[Tuple[Partition, List[Answer]]]:
@@ -134,7 +134,7 @@ class InProcess:
 
     def answers(self, partitions: Iterable[Partition]) -> Iterator[Tuple[Partition, List[Answer]]]:
         for partition in partitions:
-            yield partition, list(answer_orders(self.nlp, partition.orders, self.batch_size))
+            yield partition, answer_batch(self.nlp, partition.orders, self.batch_size)
 
     def close(self) -> None:
         pass

@@ -180,6 +180,16 @@ def answer_orders(nlp, orders: Iterable[Order], batch_size: int = 64) -> Iterato
         yield Answer(order.line, clean_text(order.id), tuple(trip.places()), error)
 
 
+def answer_batch(nlp, orders: Iterable[Order], batch_size: int = 64) -> List[Answer]:
+    """`answer_orders` for a run of orders (a partition, a request), in one spaCy memory
+    zone: the strings and lexemes the pipeline adds for their words are freed afterwards,
+    so that a process answering millions of orders, each with its own names and typos,
+    or a service that runs for days, keeps a vocabulary of flat size. (The answers are
+    plain strings: nothing of the docs is kept.)"""
+    with nlp.memory_zone():
+        return list(answer_orders(nlp, orders, batch_size))
+
+
 def row_writer(out: IO[str]) -> Callable[[List[str]], None]:
     """Writes a row on `out` as a CSV line ending in LF. csv quotes a field
     holding an LF; a field holding a CR is quoted too (csv leaves it bare, and

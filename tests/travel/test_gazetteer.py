@@ -1,5 +1,6 @@
 import csv
 import gzip
+import random
 import time
 from pathlib import Path
 
@@ -180,3 +181,34 @@ def test_gazetteer_stale_index_is_built_instead(tmp_path, monkeypatch):
         assert Gazetteer().resolve("marseile") == "Marseille"
     finally:
         gazetteer._load_index.cache_clear()
+
+
+def test_fuzzy_match_compares_only_keys_of_the_same_first_letter():
+    """Typo correction compares a name with the keys of its first letter only (the rule
+    it applies anyway): the same answers as comparing with every key."""
+    import string
+
+    from rapidfuzz import process
+    from rapidfuzz.distance import DamerauLevenshtein
+
+    from spacy_seqkit.travel import gazetteer
+
+    index = gazetteer._load_index(0)
+
+    def every_key(key, keys, limit):
+        matches = process.extract(key, keys, scorer=DamerauLevenshtein.distance, score_cutoff=limit, limit=None)
+        ranked = [(d, index.by_key[c].rank, -index.by_key[c].population, index.by_key[c].name)
+                  for c, d, _ in matches if c[0] == key[0]]
+        return min(ranked)[3] if ranked else None
+
+    rng = random.Random(0)
+    typos = []
+    for key in rng.sample(index.fuzzy_keys, 150):
+        chars = list(key)
+        i = rng.randrange(len(chars))
+        chars[i] = rng.choice(string.ascii_lowercase)
+        typos.append("".join(chars))
+    for key in typos + ["marseile", "bordaux", "pariss", "zzzzzzzz"]:
+        for keys in (index.fuzzy_keys, index.big_keys, index.station_keys):
+            limit = gazetteer.max_edits(len(key))
+            assert gazetteer._fuzzy(key, index, keys, limit) == every_key(key, keys, limit), key

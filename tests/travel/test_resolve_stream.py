@@ -48,6 +48,25 @@ def resolve_files(backend, paths, partition_size=64):
     return out.getvalue(), err.getvalue(), counts
 
 
+def new_words_orders(n: int, seed: int) -> list:
+    """Orders each holding words no vocabulary has seen."""
+    rng = random.Random(seed)
+    word = lambda: "".join(rng.choice("bcdfghjklmnpqrstvwxz") for _ in range(12))  # noqa: E731
+    return [Order(i + 1, str(i), f"de Marseille à {word().capitalize()} avec {word()}", None) for i in range(n)]
+
+
+def test_answering_new_words_keeps_the_vocabulary_flat(nlp):
+    """A partition is answered in a spaCy memory zone: the strings of its new words are
+    freed after it, so that a stream of millions of orders keeps a vocabulary of flat
+    size, with the answers given without the zone."""
+    orders = new_words_orders(200, seed=3)
+    before = len(nlp.vocab.strings)
+    answers = tor.answer_batch(nlp, orders)
+    assert len(nlp.vocab.strings) == before
+    assert answers == list(answer_orders(nlp, orders))
+    assert len(nlp.vocab.strings) > before  # without the zone, they stay
+
+
 def test_stream_equals_the_resolver_before_streaming(nlp, tmp_path):
     data = orders_csv(700)
     expected = reference_resolve(nlp, data)

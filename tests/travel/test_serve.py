@@ -47,6 +47,16 @@ def test_serve_text_answers_the_trip_and_entities_of_nlp(service_url, nlp, text)
     assert "html" not in answer
 
 
+def test_serve_keeps_the_vocabulary_flat(service_url, nlp):
+    """What a request's new words add to the vocabulary is freed after its answer."""
+    before = len(nlp.vocab.strings)
+    for text in ["de Marseille à Qzwxplkjhgfd avec vbnmtrewq", "de Paris à Lyon avec zxcvbnmlkjh"]:
+        assert post(service_url, {"text": text, "render": True})[0] == 200
+    orders = [{"id": "1", "sentence": "de Marseille à Paris mnbvcxzlkjh"}]
+    assert post(service_url, {"orders": orders})[0] == 200
+    assert len(nlp.vocab.strings) == before
+
+
 def test_serve_text_renders_entities_with_displacy(service_url):
     status, answer = post(service_url, {"text": "de Marseille à Paris <b>", "render": True})
     assert status == 200 and answer["places"] == ["Marseille", "Paris"]
