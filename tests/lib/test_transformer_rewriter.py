@@ -310,24 +310,6 @@ def test_transformer_rewriter_learned_positions_too_long_is_clear():
         nlp("a" * 20)
 
 
-def test_transformer_rewriter_config_trains_with_warmup_rsqrt():
-    """configs/rewriter_transformer.cfg resolves: the Transformer rewriter with
-    copy, and the warm-up / 1/√step learning rate."""
-    from pathlib import Path
-
-    from spacy.util import registry
-
-    path = Path(__file__).resolve().parents[2] / "configs" / "rewriter_transformer.cfg"
-    config = spacy.util.load_config(path)
-    assert config["components"]["seqkit_rewriter"]["model"]["@architectures"] == "spacy-seqkit.TransformerRewriter.v1"
-    nlp = spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
-    assert nlp.get_pipe("seqkit_rewriter").model.name == "seqkit_transformer_rewriter"
-    rate = registry.resolve({"x": config["training"]["optimizer"]["learn_rate"]})["x"]
-    rates = [next(rate) for _ in range(2000)]
-    peak = config["training"]["optimizer"]["learn_rate"]["warmup_steps"]
-    assert max(rates) == pytest.approx(rates[peak - 1]) and rates[-1] < rates[peak - 1]
-
-
 # ---------------------------------------------------------------- BPE pieces, GRU
 
 
