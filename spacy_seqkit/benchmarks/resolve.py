@@ -278,7 +278,7 @@ def run_resolve_benchmark(
         speed_ax.set_yticks(list(ys), [r["run"] for r in runs])
         speed_ax.set_xlabel("orders / second (higher is better)")
         speed_ax.invert_yaxis()
-        speed_ax.legend(loc="lower right")
+        speed_ax.legend(loc="upper right")
         memory_ax.barh([f"{r['run']} ({r['orders']:,})" for r in rows], [r["peak RSS (MiB)"] for r in rows])
         memory_ax.axvline(1024, color="red", linestyle="--", label="1 GiB")
         memory_ax.set_xlabel("peak resident memory, MiB (all processes)")
