@@ -110,7 +110,8 @@ def draw_attention_maps(maps, path: Path, title: str, max_columns: int = 4) -> N
     n_rows = -(-len(maps) // n_columns)
     width = max(len(m.columns) for m in maps)
     height = max(len(m.rows) for m in maps)
-    size = (max(3.0, 0.18 * width + 1.5) * n_columns, max(2.5, 0.18 * height + 1.5) * n_rows)
+    # Wide enough for the title too (about 0.075 inch a character at 10 points).
+    size = (max(max(3.0, 0.18 * width + 1.5) * n_columns, 0.075 * len(title)), max(2.5, 0.18 * height + 1.5) * n_rows)
     fig, axes = plt.subplots(n_rows, n_columns, figsize=size, squeeze=False)
     for ax in axes.flat[len(maps):]:
         ax.axis("off")
