@@ -120,9 +120,10 @@ class _Index(NamedTuple):
     populations: Dict[str, int]  # canonical name → population (largest place of that name)
     stations: Dict[str, str]  # station name → commune
     by_key: Dict[str, Entry]  # normalised key → best entry
-    fuzzy_keys: List[str]  # keys a typo may be corrected to
-    station_keys: List[str]  # station names and aliases
-    big_keys: List[str]  # names of towns of _BIG_PLACE inhabitants or more
+    # Typo targets, each by first character (a typo is corrected to a key of its own):
+    fuzzy_keys: Dict[str, List[str]]  # keys a typo may be corrected to
+    station_keys: Dict[str, List[str]]  # station names and aliases
+    big_keys: Dict[str, List[str]]  # names of towns of _BIG_PLACE inhabitants or more
 
 
 @functools.lru_cache(maxsize=1)
@@ -269,7 +270,15 @@ def build_index(min_population: int) -> _Index:
     )
     big_keys = sorted(k for k, e in by_key.items() if e.rank in (1, 2) and e.population >= _BIG_PLACE)
     station_keys = sorted(k for k, e in by_key.items() if e.rank == 0)
-    return _Index(populations, stations, by_key, fuzzy_keys, station_keys, big_keys)
+    return _Index(populations, stations, by_key, *map(_by_initial, (fuzzy_keys, station_keys, big_keys)))
+
+
+def _by_initial(keys: List[str]) -> Dict[str, List[str]]:
+    """The keys grouped by first character, in their order."""
+    groups: Dict[str, List[str]] = {}
+    for key in keys:
+        groups.setdefault(key[:1], []).append(key)
+    return groups
 
 
 def _best(entries: List[Entry]) -> Entry:
@@ -464,9 +473,10 @@ def _lookup(key: str, index: _Index, ordinary_words: FrozenSet[str], lowercase: 
     return _fuzzy(key, index, index.fuzzy_keys, max_edits(len(key)))
 
 
-def _fuzzy(key: str, index: _Index, keys: List[str], limit: int) -> Optional[str]:
-    """The best key within `limit` Damerau-Levenshtein edits (same first letter), by
-    distance, then entry rank, then population."""
+def _fuzzy(key: str, index: _Index, keys: Dict[str, List[str]], limit: int) -> Optional[str]:
+    """The best key of `keys` (grouped by first character) within `limit`
+    Damerau-Levenshtein edits of the same first letter, by distance, then entry rank,
+    then population."""
     if limit == 0 or not key:
         return None
     from rapidfuzz import process
@@ -474,7 +484,7 @@ def _fuzzy(key: str, index: _Index, keys: List[str], limit: int) -> Optional[str
 
     # A typo rarely hits the first letter; demanding it keeps ordinary words out, and
     # leaves a twentieth of the keys to compare.
-    candidates = _keys_with_initial(keys, key[0])
+    candidates = keys.get(key[0], [])
     matches = process.extract(key, candidates, scorer=DamerauLevenshtein.distance, score_cutoff=limit, limit=None)
     best: Optional[Tuple[int, int, int, str]] = None
     for candidate, distance, _ in matches:
@@ -483,22 +493,6 @@ def _fuzzy(key: str, index: _Index, keys: List[str], limit: int) -> Optional[str
         if best is None or rank < best:
             best = rank
     return best[3] if best else None
-
-
-# Per key list of an index, its keys grouped by first character (the list is kept
-# with its groups, so that its id is not reused while it is here).
-_BY_INITIAL: Dict[int, Tuple[List[str], Dict[str, List[str]]]] = {}
-
-
-def _keys_with_initial(keys: List[str], initial: str) -> List[str]:
-    """The keys of `keys` that start with `initial`, grouped once per list."""
-    cached = _BY_INITIAL.get(id(keys))
-    if cached is None or cached[0] is not keys:
-        groups: Dict[str, List[str]] = {}
-        for k in keys:
-            groups.setdefault(k[:1], []).append(k)
-        cached = _BY_INITIAL[id(keys)] = (keys, groups)
-    return cached[1].get(initial, [])
 
 
 def read_words(path: Path) -> FrozenSet[str]:
