@@ -91,6 +91,8 @@ def compare_rewriters_command(
     for path in data:
         if not path.is_file():
             raise typer.BadParameter(f"no such file: {path}", param_hint="--data")
+    from ..travel.evaluate import compare_rewriters
+
     try:
         compare_rewriters(pairs, data, output=output, baseline=baseline)
     except (OSError, ValueError) as e:
@@ -130,77 +132,3 @@ def draw_attention_maps(maps, path: Path, title: str, max_columns: int = 4) -> N
 def _label(unit: str) -> str:
     """A unit as a tick label: a space is shown as ␣."""
     return unit.replace(" ", "\u2423") if unit.strip() != unit or not unit else unit
-
-
-def compare_rewriters(models, data_paths, output=None, baseline: bool = True):
-    """Score each (name, pipeline) and the baseline on each hand-written set:
-    trip and validity accuracy (the answer read as the Travel Order Resolver
-    reads it: gazetteer, n-best) and words/s from `travel.evaluate`; exact
-    match and chrF of the top rewrite as the model wrote it against the gold
-    of the form it learned to write (its training reader's `rewrite_key`:
-    the canonical trip, or with "rewrite_typed" the places as the request
-    types them); for the baseline, its trip written canonically. Prints one
-    table per set; returns the figures."""
-    import json
-
-    import spacy
-    from spacy.training import Example
-    from wasabi import msg
-
-    from ..scoring import rewrite_score
-    from ..travel.evaluate import BaselinePipeline, evaluate, fmt
-    from ..travel.records import gold_rewrite, read_records, record_doc
-    from ..travel.tor import prepare_pipeline, trip_of
-
-    systems = []
-    for name, path in models:
-        nlp = prepare_pipeline(spacy.load(path))
-        systems.append((name, nlp.pipe, rewrite_key_of(nlp)))
-    if baseline:
-        systems.append(("baseline (fr_core_news_md + rules)", BaselinePipeline().pipe, "rewrite"))
-    blank = spacy.blank("fr")
-    results = {}
-    for data in data_paths:
-        records = read_records(data)
-        if not records:
-            raise ValueError(f"{data} holds no records")
-        table = {}
-        for name, pipe, rewrite_key in systems:
-            answered = []
-
-            def keep_docs(texts, pipe=pipe):
-                answered[:] = list(pipe(texts))
-                return answered
-
-            scores = evaluate(keep_docs, records, blank)
-            examples = []
-            for doc, record in zip(answered, records):
-                predicted = blank.make_doc(doc.text)
-                predicted._.rewrite = doc._.rewrite if doc._.rewrite is not None else trip_of(doc).to_rewrite()
-                reference = record_doc(blank.make_doc, record)
-                reference._.rewrite = gold_rewrite(blank.make_doc, record, rewrite_key)
-                examples.append(Example(predicted, reference))
-            rewrite = rewrite_score(examples)
-            table[name] = {**scores, "exact": rewrite["rewrite_exact"], "chrf": rewrite["rewrite_chrf"]}
-        results[str(data)] = table
-        names = list(table)
-        rows = [[label] + [fmt(table[n][key], digits) for n in names] for label, key, digits in (
-            ("trip accuracy", "trip_acc", 3), ("validity accuracy", "validity_acc", 3),
-            ("exact match", "exact", 3), ("chrF", "chrf", 3), ("words/s", "words_per_second", 0))]
-        msg.divider(f"{data}: {len(records)} sentences")
-        msg.table(rows, header=["metric"] + names, divider=True, widths="auto", aligns=["l"] + ["r"] * len(names))
-    if output is not None:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(json.dumps({"models": dict(models), "results": results}, indent=2, ensure_ascii=False),
-                          encoding="utf8")
-    return results
-
-
-def rewrite_key_of(nlp) -> str:
-    """The record key a rewriter pipeline learned its rewrites from (its
-    training reader's `rewrite_key`), "rewrite" when it does not say."""
-    from ..travel.records import REWRITE_FORMS
-
-    reader = nlp.config.get("corpora", {}).get("train", {})
-    key = reader.get("rewrite_key") if reader.get("@readers") == "spacy-seqkit.RewriteCorpus.v1" else None
-    return key if key in REWRITE_FORMS else "rewrite"

@@ -14,7 +14,7 @@ from spacy.scorer import Scorer
 from spacy.tokens import Doc, Span
 from spacy.training import Example
 
-from .records import read_records, record_doc, record_trip
+from .records import REWRITE_FORMS, gold_rewrite, read_records, record_doc, record_trip
 from .tor import prepare_pipeline, trip_of
 from .trip import trip_accuracy
 from .trip_resolver import TripResolver
@@ -178,3 +178,68 @@ def evaluate_trips(
             for e in errors:
                 f.write(json.dumps(e, ensure_ascii=False) + "\n")
     return results
+
+
+def compare_rewriters(models, data_paths, output=None, baseline: bool = True):
+    """Score each (name, pipeline) and the baseline on each hand-written set:
+    trip and validity accuracy (the answer read as the Travel Order Resolver
+    reads it: gazetteer, n-best) and words/s from `evaluate`; exact
+    match and chrF of the top rewrite as the model wrote it against the gold
+    of the form it learned to write (its training reader's `rewrite_key`:
+    the canonical trip, or with "rewrite_typed" the places as the request
+    types them); for the baseline, its trip written canonically. Prints one
+    table per set; returns the figures."""
+    from wasabi import msg
+
+    from ..scoring import rewrite_score
+
+    systems = []
+    for name, path in models:
+        nlp = prepare_pipeline(spacy.load(path))
+        systems.append((name, nlp.pipe, rewrite_key_of(nlp)))
+    if baseline:
+        systems.append(("baseline (fr_core_news_md + rules)", BaselinePipeline().pipe, "rewrite"))
+    blank = spacy.blank("fr")
+    results = {}
+    for data in data_paths:
+        records = read_records(data)
+        if not records:
+            raise ValueError(f"{data} holds no records")
+        table = {}
+        for name, pipe, rewrite_key in systems:
+            answered = []
+
+            def keep_docs(texts, pipe=pipe):
+                answered[:] = list(pipe(texts))
+                return answered
+
+            scores = evaluate(keep_docs, records, blank)
+            examples = []
+            for doc, record in zip(answered, records):
+                predicted = blank.make_doc(doc.text)
+                predicted._.rewrite = doc._.rewrite if doc._.rewrite is not None else trip_of(doc).to_rewrite()
+                reference = record_doc(blank.make_doc, record)
+                reference._.rewrite = gold_rewrite(blank.make_doc, record, rewrite_key)
+                examples.append(Example(predicted, reference))
+            rewrite = rewrite_score(examples)
+            table[name] = {**scores, "exact": rewrite["rewrite_exact"], "chrf": rewrite["rewrite_chrf"]}
+        results[str(data)] = table
+        names = list(table)
+        rows = [[label] + [fmt(table[n][key], digits) for n in names] for label, key, digits in (
+            ("trip accuracy", "trip_acc", 3), ("validity accuracy", "validity_acc", 3),
+            ("exact match", "exact", 3), ("chrF", "chrf", 3), ("words/s", "words_per_second", 0))]
+        msg.divider(f"{data}: {len(records)} sentences")
+        msg.table(rows, header=["metric"] + names, divider=True, widths="auto", aligns=["l"] + ["r"] * len(names))
+    if output is not None:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(json.dumps({"models": dict(models), "results": results}, indent=2, ensure_ascii=False),
+                          encoding="utf8")
+    return results
+
+
+def rewrite_key_of(nlp) -> str:
+    """The record key a rewriter pipeline learned its rewrites from (its
+    training reader's `rewrite_key`), "rewrite" when it does not say."""
+    reader = nlp.config.get("corpora", {}).get("train", {})
+    key = reader.get("rewrite_key") if reader.get("@readers") == "spacy-seqkit.RewriteCorpus.v1" else None
+    return key if key in REWRITE_FORMS else "rewrite"

@@ -65,7 +65,7 @@ def record_doc(make_doc: Callable[[str], Doc], record: Dict) -> Doc:
         doc.ents = ents
     except ValueError as err:
         raise ValueError(f"record {record_id}: overlapping spans ({err})") from None
-    doc.user_data[REWRITE_KEY] = record.get("rewrite") or record_trip(record).to_rewrite()
+    doc.user_data[REWRITE_KEY] = gold_rewrite(make_doc, record)
     return doc
 
 

@@ -141,7 +141,7 @@ def test_gold_rewrite_of_each_form(tokenizer):
 
 
 def test_compare_rewriters_scores_the_form_a_rewriter_learned():
-    from spacy_seqkit.cli.rewriter import rewrite_key_of
+    from spacy_seqkit.travel.evaluate import rewrite_key_of
 
     reader = {"@readers": "spacy-seqkit.RewriteCorpus.v1", "path": "train.jsonl", "rewrite_key": "rewrite_typed"}
     nlp = spacy.blank("fr")
