@@ -4,7 +4,7 @@ nothing is fetched at run time).
     python scripts/build_gazetteer_data.py            # fetches both packages into a temp dir
     python scripts/build_gazetteer_data.py --communes PATH/communes.json --lemmas PATH/fr_lemma_lookup.json.gz
 
-Writes, in spacy_seqkit/travel/data/:
+Writes, in spacy_seqkit/travel/places/data/:
 - communes.tsv.gz: every commune of metropolitan France (current, delegated and associated
   communes, and the municipal arrondissements of Paris, Lyon and Marseille) from INSEE's
   Code officiel géographique as packaged by @etalab/decoupage-administratif (npm, MIT; data
@@ -29,9 +29,9 @@ import zipfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from spacy_seqkit.travel.gazetteer import normalise  # noqa: E402  (one normalisation for data and look-ups)
+from spacy_seqkit.travel.places.names import normalise  # noqa: E402  (one normalisation for data and look-ups)
 
-OUT = Path(__file__).resolve().parent.parent / "spacy_seqkit" / "travel" / "data"
+OUT = Path(__file__).resolve().parent.parent / "spacy_seqkit" / "travel" / "places" / "data"
 NPM_PACKAGE = "@etalab/decoupage-administratif@6.0.0"
 LOOKUPS_PACKAGE = "spacy-lookups-data==1.0.5"
 KINDS = {

@@ -1,22 +1,12 @@
-"""Command line: `python -m spacy_seqkit COMMAND`, one module per group of commands.
+"""Command line: `python -m spacy_seqkit COMMAND`, one module per group of commands; the
+travel application's commands live with it (`travel/cli.py`).
 
 Heavy imports (torch, spaCy models) happen inside the commands, so `--help`
 stays instant and benchmarks can pin thread counts before numpy loads.
 """
-import typer
-
-app = typer.Typer(
-    name="spacy_seqkit",
-    help="spacy_seqkit: encoders, travel pipeline, rewriting and word vectors for spaCy.",
-    no_args_is_help=True,
-    add_completion=False,
-)
-benchmark_app = typer.Typer(help="Speed and memory benchmarks (table, JSON and PNG).", no_args_is_help=True)
-app.add_typer(benchmark_app, name="benchmark")
-
-# The command modules register their commands on `app` and `benchmark_app`.
-from . import travel, vectors, transformer, benchmark  # noqa: E402,F401,I001  (order of --help)
-from . import serve  # noqa: E402,F401
-from . import rewriter  # noqa: E402,F401
+# The command modules register their commands on `app` and `benchmark_app` (in the order of --help).
+from ..travel import cli as _travel  # noqa: F401
+from . import benchmark, rewriter, transformer, vectors  # noqa: F401
+from .app import app, benchmark_app
 
 __all__ = ["app", "benchmark_app"]

@@ -6,7 +6,7 @@ from typing import List
 
 import typer
 
-from . import app
+from .app import app
 
 MATPLOTLIB_MISSING = (
     "attention-map draws with matplotlib, which is not installed: "
@@ -71,33 +71,6 @@ def _attention_maps(nlp, text: str, rewrite):
     maps = [AttentionMap(f"layer {i + 1}, head {h + 1}", w[0, h].cpu().numpy(), tokens, tokens)
             for i, w in enumerate(records) for h in range(w.shape[1])]
     return maps, f"attention encoder self-attention: {text!r}"
-
-
-@app.command("compare-rewriters")
-def compare_rewriters_command(
-    models: List[str] = typer.Argument(..., help="NAME=PIPELINE pairs, e.g. lstm=training/rewriter/model-best"),
-    data: List[Path] = typer.Option([Path("corpus/test.jsonl")], "--data", help="Hand-written JSONL sets (repeatable)"),
-    output: Path = typer.Option(None, "--output", "-o", help="Write the figures as JSON"),
-    baseline: bool = typer.Option(True, "--baseline/--no-baseline", help="Also score fr_core_news_md + rules"),
-) -> None:
-    """Trip accuracy, validity accuracy, exact match and chrF of the rewrite,
-    and words/s of rewriters beside the baseline: one table per data set."""
-    pairs = []
-    for item in models:
-        name, sep, path = item.partition("=")
-        if not sep or not name or not path:
-            raise typer.BadParameter(f"NAME=PIPELINE expected, got {item!r}", param_hint="MODELS")
-        pairs.append((name, path))
-    for path in data:
-        if not path.is_file():
-            raise typer.BadParameter(f"no such file: {path}", param_hint="--data")
-    from ..travel.evaluate import compare_rewriters
-
-    try:
-        compare_rewriters(pairs, data, output=output, baseline=baseline)
-    except (OSError, ValueError) as e:
-        typer.echo(str(e), err=True)
-        raise typer.Exit(2)
 
 
 def draw_attention_maps(maps, path: Path, title: str, max_columns: int = 4) -> None:

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import typer
 
-from . import app
+from .app import app
 
 @app.command("check-transformer")
 def check_transformer_command(

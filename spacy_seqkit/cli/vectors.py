@@ -4,7 +4,7 @@ from typing import List
 
 import typer
 
-from . import app
+from .app import app
 
 @app.command("pretrain-vectors")
 def pretrain_vectors_command(

@@ -4,7 +4,7 @@ import pytest
 import spacy
 from service_helpers import live_server
 
-from spacy_seqkit.travel.tor import prepare_pipeline
+from spacy_seqkit.travel.orders.answer import prepare_pipeline
 
 PATTERNS = [
     {"label": "DEPART", "pattern": [{"LOWER": {"IN": ["marseille", "marseile", "toulouse"]}}]},
@@ -35,7 +35,7 @@ def service_url(nlp):
     """The service on the rule-based pipeline, with small limits for the tests:
     100,000-byte bodies, 50 orders a request."""
     pytest.importorskip("fastapi", reason="the service needs FastAPI: pip install '.[serve]'")
-    from spacy_seqkit.travel.serve import create_app
+    from spacy_seqkit.travel.orders.service import create_app
 
     with live_server(create_app(nlp, max_body_bytes=100_000, max_orders=50)) as url:
         yield url

@@ -40,7 +40,7 @@ def tokenizer():
 @pytest.fixture(scope="module")
 def french_places():
     """Official commune names, read from the data file rather than through the gazetteer."""
-    path = CORPUS.parent / "spacy_seqkit" / "travel" / "data" / "communes.tsv.gz"
+    path = CORPUS.parent / "spacy_seqkit" / "travel" / "places" / "data" / "communes.tsv.gz"
     with gzip.open(path, "rt", encoding="utf8") as f:
         return {row["name"] for row in csv.DictReader(f, delimiter="\t") if row["kind"] != "R"}
 

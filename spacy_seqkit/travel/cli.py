@@ -1,0 +1,279 @@
+"""The travel application's commands: generate, convert, resolve, evaluate-trips,
+compare-rewriters, serve, and the resolve and pipelines benchmarks."""
+from pathlib import Path
+from typing import List
+
+import typer
+
+from ..cli.app import DEFAULT_BENCH_DIR, app, benchmark_app
+
+@app.command("generate")
+def generate_command(
+    output_dir: Path = typer.Argument(..., help="Folder for train.jsonl and dev.jsonl"),
+    seed: int = typer.Option(0, "--seed", help="Same seed, byte-identical files"),
+    n_train: int = typer.Option(8000, "--n-train", help="Training sentences"),
+    n_dev: int = typer.Option(1500, "--n-dev", help="Dev sentences (held-out phrasings and places)"),
+    noise_rate: float = typer.Option(0.5, "--noise-rate", help="Share of sentences with typing noise"),
+    exclude: list[Path] = typer.Option(
+        [Path(f"corpus/{name}.jsonl") for name in ("test", "dev", "blind", "holdout")], "--exclude",
+        help="JSONL files whose sentences must never be generated (missing files are skipped)",
+    ),
+    label_single_end: bool = typer.Option(
+        True, "--label-single-end/--no-label-single-end",
+        help="Give the one end of an INVALID one-ended request its DEPART/ARRIVEE span",
+    ),
+) -> None:
+    """Generate the French travel corpus (templates × gazetteer × noise) as JSONL."""
+    import time
+
+    from .corpus.generate import generate_corpus, read_sentence_keys
+    from .corpus.records import write_records
+
+    start = time.perf_counter()
+    try:
+        train, dev = generate_corpus(
+            seed=seed, n_train=n_train, n_dev=n_dev, noise_rate=noise_rate,
+            exclude_texts=read_sentence_keys(exclude), label_single_end=label_single_end,
+        )
+    except ValueError as e:
+        typer.echo(str(e), err=True)
+        raise typer.Exit(2)
+    write_records(train, output_dir / "train.jsonl")
+    write_records(dev, output_dir / "dev.jsonl")
+    typer.echo(
+        f"{len(train)} train and {len(dev)} dev records in {output_dir} "
+        f"({time.perf_counter() - start:.1f}s)"
+    )
+
+
+@app.command("convert")
+def convert_command(
+    input_path: Path = typer.Argument(..., help="Travel JSONL file", exists=True, dir_okay=False),
+    output_path: Path = typer.Argument(..., help=".spacy file to write"),
+    lang: str = typer.Option("fr", "--lang", help="Language of the blank tokenizer"),
+) -> None:
+    """Convert travel JSONL to a DocBin: spans as doc.ents, target string as doc._.rewrite."""
+    from .corpus.docbin import convert_file
+
+    try:
+        n = convert_file(input_path, output_path, lang=lang)
+    except ValueError as e:
+        typer.echo(str(e), err=True)
+        raise typer.Exit(2)
+    typer.echo(f"{n} docs written to {output_path}")
+
+
+@app.command("resolve")
+def resolve_command(
+    model: str = typer.Argument(..., help="Trained pipeline: a directory or an installed package"),
+    inputs: List[str] = typer.Argument(
+        None, metavar="INPUT",
+        help="sentenceID,sentence CSV files, globs ('orders/*.csv') or folders (their *.csv, by name); "
+        "none or '-' for stdin",
+    ),
+    output: Path = typer.Option(None, "--output", "-o", help="Answers CSV (default: stdout); its folder is created"),
+    output_dir: Path = typer.Option(None, "--output-dir", help="One answers file per partition (part-00000.csv, ...) instead of one"),
+    batch_size: int = typer.Option(64, "--batch-size", "-b", help="Sentences per nlp.pipe batch"),
+    n_process: int = typer.Option(1, "--n-process", "-n", help="Processes answering (each loads the pipeline); with --dask, the local cluster's workers (default: one per core)"),
+    partition_size: int = typer.Option(1024, "--partition-size", help="Orders handed to a process or worker at a time (a whole number of batches)"),
+    dask: bool = typer.Option(False, "--dask", help="Answer on a Dask cluster: a local one, or the scheduler whose address follows (--dask tcp://HOST:8786); needs the dask extra"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar (there is none when stderr is not a terminal) and no summary"),
+) -> None:
+    """Travel Order Resolver: answer `sentenceID,departure,step...,arrival` or
+    `sentenceID,INVALID` for every order, in input order, as a stream. Malformed
+    lines, and orders over the limits on one order (see `travel.tor`), are
+    reported on stderr with their line number and answered INVALID."""
+    import contextlib
+    import sys
+
+    from spacy.util import is_package
+
+    from .orders.dask_backend import is_scheduler_address
+    from .orders.stream import expand_inputs, make_backend, open_output, partition_size_for, resolve_inputs, wants_progress
+
+    def fail(message: str) -> None:
+        typer.echo(message, err=True)
+        raise typer.Exit(2)
+
+    for hint, value in (("--batch-size", batch_size), ("--n-process", n_process), ("--partition-size", partition_size)):
+        if value < 1:
+            raise typer.BadParameter(f"must be a positive integer, got {value}", param_hint=hint)
+    if output is not None and output_dir is not None:
+        raise typer.BadParameter("give --output or --output-dir, not both", param_hint="--output-dir")
+    addresses = [i for i in inputs or [] if is_scheduler_address(i)]
+    if addresses and not dask:
+        fail(f"{addresses[0]} is a scheduler address: give it after --dask")
+    if len(addresses) > 1:
+        fail(f"one scheduler address expected after --dask, got {', '.join(addresses)}")
+    try:
+        sources = expand_inputs([i for i in inputs or [] if i not in addresses])
+    except ValueError as e:
+        fail(str(e))
+    if not addresses and not (is_package(model) or Path(model).is_dir()):
+        fail(f"Cannot use model '{model}': neither a pipeline folder nor an installed package")
+    with contextlib.ExitStack() as stack:
+        out = sys.stdout if output is None and output_dir is None else None
+        if output is not None:
+            try:
+                out = stack.enter_context(open_output(output))
+            except OSError as e:
+                fail(f"Cannot write {output}: {e}")
+        try:
+            backend = make_backend(model, batch_size, n_process, dask=dask, address=(addresses or [None])[0])
+        except ImportError as e:
+            fail(str(e))
+        except (OSError, ValueError) as e:
+            fail(str(e) if dask else f"Cannot use model '{model}': {e}")
+        stack.callback(backend.close)
+        try:
+            counts = resolve_inputs(
+                sources, backend, out=out, output_dir=output_dir, partition_size=partition_size_for(partition_size, batch_size),
+                first_partition_size=batch_size, progress=wants_progress(quiet),
+            )
+        except (OSError, ValueError) as e:
+            fail(f"Cannot resolve: {e}")
+    if not quiet:
+        typer.echo(
+            f"{counts['orders']} orders: {counts['valid']} trips, {counts['invalid']} INVALID "
+            f"({counts['malformed']} malformed lines or orders over the limits)",
+            err=True,
+        )
+
+
+@app.command("evaluate-trips")
+def evaluate_trips_command(
+    model: str = typer.Argument(..., help="Trained pipeline: a directory or an installed package"),
+    data: Path = typer.Argument(..., help="JSONL with text, spans and trip (e.g. corpus/test.jsonl)"),
+    output: Path = typer.Option(None, "--output", "-o", help="Write the figures as JSON"),
+    baseline: bool = typer.Option(True, "--baseline/--no-baseline", help="Also score fr_core_news_md + rules"),
+    errors: Path = typer.Option(None, "--errors", help="Write the wrong trips as JSONL"),
+) -> None:
+    """Per-label entity P/R/F, validity accuracy and trip accuracy (both ends
+    right, or correctly INVALID), beside a fr_core_news_md + rules baseline."""
+    from .evaluation import evaluate_trips
+
+    if not data.is_file():
+        typer.echo(f"No such data file: {data}", err=True)
+        raise typer.Exit(2)
+    try:
+        evaluate_trips(model, data, output=output, baseline=baseline, errors_path=errors)
+    except ValueError as e:
+        typer.echo(str(e), err=True)
+        raise typer.Exit(2)
+
+
+@app.command("compare-rewriters")
+def compare_rewriters_command(
+    models: List[str] = typer.Argument(..., help="NAME=PIPELINE pairs, e.g. lstm=training/rewriter/model-best"),
+    data: List[Path] = typer.Option([Path("corpus/test.jsonl")], "--data", help="Hand-written JSONL sets (repeatable)"),
+    output: Path = typer.Option(None, "--output", "-o", help="Write the figures as JSON"),
+    baseline: bool = typer.Option(True, "--baseline/--no-baseline", help="Also score fr_core_news_md + rules"),
+) -> None:
+    """Trip accuracy, validity accuracy, exact match and chrF of the rewrite,
+    and words/s of rewriters beside the baseline: one table per data set."""
+    pairs = []
+    for item in models:
+        name, sep, path = item.partition("=")
+        if not sep or not name or not path:
+            raise typer.BadParameter(f"NAME=PIPELINE expected, got {item!r}", param_hint="MODELS")
+        pairs.append((name, path))
+    for path in data:
+        if not path.is_file():
+            raise typer.BadParameter(f"no such file: {path}", param_hint="--data")
+    from .evaluation import compare_rewriters
+
+    try:
+        compare_rewriters(pairs, data, output=output, baseline=baseline)
+    except (OSError, ValueError) as e:
+        typer.echo(str(e), err=True)
+        raise typer.Exit(2)
+
+
+@app.command("serve")
+def serve_command(
+    model: str = typer.Argument(..., help="Trained pipeline: a directory or an installed package"),
+    host: str = typer.Option("127.0.0.1", "--host", help="Interface to listen on (0.0.0.0: every one)"),
+    port: int = typer.Option(8000, "--port", "-p", help="TCP port"),
+    max_body_bytes: int = typer.Option(1_000_000, "--max-body-bytes", help="Largest request body (larger: 413)"),
+    max_orders: int = typer.Option(1_000, "--max-orders", help="Most orders in one request (more: 413)"),
+    batch_size: int = typer.Option(64, "--batch-size", "-b", help="Orders per nlp.pipe batch"),
+    log_level: str = typer.Option("info", "--log-level", help="uvicorn's log level (warning: no line per request)"),
+) -> None:
+    """HTTP service (FastAPI + uvicorn): POST /resolve with {"text": ...} or
+    {"orders": [{"id", "sentence"}, ...]}, GET /health, and GET / a page that
+    shows a request's entities and trip (the serve extra: FastAPI, uvicorn)."""
+    for hint, value in (("--max-body-bytes", max_body_bytes), ("--max-orders", max_orders), ("--batch-size", batch_size)):
+        if value < 1:
+            raise typer.BadParameter(f"must be a positive integer, got {value}", param_hint=hint)
+    try:
+        import fastapi  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        typer.echo("serve needs FastAPI and uvicorn: pip install 'spacy-seqkit[serve]'", err=True)
+        raise typer.Exit(2)
+    from .orders.service import serve
+    from .orders.backends import load_pipeline
+
+    try:
+        nlp = load_pipeline(model)
+    except (OSError, ValueError) as e:
+        typer.echo(f"Cannot use model '{model}': {e}", err=True)
+        raise typer.Exit(2)
+    serve(nlp, host=host, port=port, log_level=log_level, max_body_bytes=max_body_bytes,
+          max_orders=max_orders, batch_size=batch_size)
+
+
+@benchmark_app.command("pipelines")
+def benchmark_pipelines(
+    training_dir: Path = typer.Argument(Path("training"), help="Folder of <config>/model-best pipelines"),
+    data: Path = typer.Option(Path("corpus/test.jsonl"), "--data", help="JSONL whose texts are timed"),
+    out_dir: Path = typer.Option(Path("metrics"), "--out", "-o", help="Where metrics JSON are read and results go"),
+    threads: int = typer.Option(1, "--threads", "-t"),
+    repeats: int = typer.Option(3, "--repeats"),
+) -> None:
+    """Words/s of every trained travel pipeline on the same texts, in one run,
+    beside its entity F and trip accuracy."""
+    from ..benchmarks.report import pin_threads
+
+    pin_threads(threads)
+    from .benchmarks.pipelines import run_pipeline_benchmark
+
+    try:
+        run_pipeline_benchmark(training_dir, data, out_dir, threads, repeats)
+    except ValueError as e:
+        typer.echo(str(e), err=True)
+        raise typer.Exit(2)
+
+
+@benchmark_app.command("resolve")
+def benchmark_resolve(
+    model: str = typer.Argument(..., help="Trained pipeline (e.g. training/ner_maxout/model-best)"),
+    out_dir: Path = typer.Option(DEFAULT_BENCH_DIR, "--out", "-o", help="Where JSON and PNG go"),
+    n_orders: int = typer.Option(200_000, "--n-orders", help="Generated orders for the resolve runs"),
+    n_process: int = typer.Option(2, "--n-process", help="Processes, and Dask local workers, of the parallel runs"),
+    memory_orders: int = typer.Option(1_000_000, "--memory-orders", help="Orders of the one-process memory check (0: skip it)"),
+    n_requests: int = typer.Option(10_000, "--requests", help="Requests sent to the service (0: skip it)"),
+    clients: int = typer.Option(8, "--clients", help="Concurrent clients of the service"),
+    n_sentences: int = typer.Option(50_000, "--sentences", help="Distinct generated sentences the orders cycle through"),
+    seed: int = typer.Option(0, "--seed"),
+) -> None:
+    """`resolve` with 1 process, --n-process N and --dask (N local workers):
+    orders/s, time to the first answer, peak memory, identical output; the
+    memory check on a larger file; `serve` under concurrent clients: requests/s,
+    p50 / p99 latency, errors. Run it on an idle machine."""
+    for hint, value in (("--n-orders", n_orders), ("--n-process", n_process), ("--clients", clients), ("--sentences", n_sentences)):
+        if value < 1:
+            raise typer.BadParameter(f"must be a positive integer, got {value}", param_hint=hint)
+    for hint, value in (("--memory-orders", memory_orders), ("--requests", n_requests)):
+        if value < 0:
+            raise typer.BadParameter(f"must be 0 or more, got {value}", param_hint=hint)
+    from .benchmarks.resolve import run_resolve_benchmark
+
+    try:
+        run_resolve_benchmark(
+            model, out_dir, n_orders=n_orders, n_process=n_process, memory_orders=memory_orders,
+            n_requests=n_requests, clients=clients, n_sentences=n_sentences, seed=seed,
+        )
+    except (ImportError, RuntimeError) as e:
+        typer.echo(str(e), err=True)
+        raise typer.Exit(2)

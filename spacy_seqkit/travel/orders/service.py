@@ -1,0 +1,192 @@
+"""`python -m spacy_seqkit serve MODEL`: the travel pipeline as an HTTP service
+(FastAPI + uvicorn: `pip install "spacy-seqkit[serve]"`).
+
+- `POST /resolve` with `{"text": "de Marseille à Paris"}`: the trip, and the
+  entities with their character offsets and labels (`"render": true` adds
+  displaCy's HTML of them); with `{"orders": [{"id": "1", "sentence": "..."}]}`:
+  the Travel Order Resolver's answers, in order, batched through `nlp.pipe`,
+  each with the line `resolve` would write.
+- `GET /health`: the pipeline and the limits.
+- `GET /`: a page to type a request and see its entities and trip.
+
+A body over `max_body_bytes` or with more than `max_orders` orders gets 413, a
+body that is not UTF-8 or not JSON 400, one of the wrong shape 422, always as
+`{"error": "..."}`; a text over the limits on one order (`travel.tor`) is
+answered INVALID with its reason in `error`. The pipeline is loaded once, at
+start, and answers one request at a time.
+"""
+import io
+import json
+import threading
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+from ..pipeline.trip import LABELS, Trip
+from .answer import answer_batch, trip_of
+from .format import Order, clean_text, limit_error, row_writer
+
+MAX_BODY_BYTES = 1_000_000
+MAX_ORDERS = 1_000
+ENTITY_COLORS = {"DEPART": "#9be9a8", "ARRIVEE": "#8ec5ff", "VIA": "#ffd47a"}
+
+
+class RequestError(Exception):
+    """A request the service refuses: HTTP status and message."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+def parse_body(body: bytes) -> Dict[str, Any]:
+    """The JSON object of a request body, or RequestError (400, 422)."""
+    try:
+        text = body.decode("utf8")
+    except UnicodeDecodeError as e:
+        raise RequestError(400, f"the body is not valid UTF-8 (byte {e.start})") from None
+    try:
+        payload = json.loads(text)
+    except (ValueError, RecursionError) as e:  # also numbers too long, nesting too deep
+        raise RequestError(400, f"the body is not valid JSON ({str(e)[:200]})") from None
+    if not isinstance(payload, dict) or ("text" in payload) == ("orders" in payload):
+        raise RequestError(422, 'expected a JSON object with "text" (a string) or "orders" (a list)')
+    return payload
+
+
+def read_orders_field(payload: Dict[str, Any], max_orders: int) -> List[Order]:
+    """The orders of `{"orders": [{"id": ..., "sentence": ...}, ...]}`, or RequestError."""
+    orders = payload["orders"]
+    if not isinstance(orders, list):
+        raise RequestError(422, '"orders" must be a list of {"id": ..., "sentence": ...}')
+    if len(orders) > max_orders:
+        raise RequestError(413, f"{len(orders):,} orders in one request, over the limit of {max_orders:,}")
+    read = []
+    for i, order in enumerate(orders):
+        if not isinstance(order, dict) or not isinstance(order.get("sentence"), str):
+            raise RequestError(422, f'orders[{i}]: expected {{"id": ..., "sentence": "..."}} with a string sentence')
+        order_id = order.get("id", "")
+        if isinstance(order_id, bool) or not isinstance(order_id, (str, int)):
+            raise RequestError(422, f"orders[{i}]: the id must be a string or an integer")
+        read.append(Order(i + 1, str(order_id), order["sentence"], None))
+    return read
+
+
+def csv_line(row: List[str]) -> str:
+    """One row as `resolve` writes it, without the line end."""
+    buffer = io.StringIO()
+    row_writer(buffer)(row)
+    return buffer.getvalue()[:-1]
+
+
+class Resolver:
+    """The pipeline behind the service, used by one request at a time."""
+
+    def __init__(self, nlp, batch_size: int = 64) -> None:
+        self.nlp, self.batch_size = nlp, batch_size
+        self.lock = threading.Lock()
+
+    def text(self, text: Any, render: bool = False) -> Dict[str, Any]:
+        if not isinstance(text, str):
+            raise RequestError(422, '"text" must be a string')
+        text = clean_text(text)
+        error = limit_error(text, self.nlp.max_length)
+        trip, entities, html = Trip(), [], None
+        if not error:
+            # One request at a time (displaCy too: it silences a warning, process-wide), in a
+            # spaCy memory zone: what the doc adds to the vocabulary is freed after the answer,
+            # so the service's memory stays flat however many new words it reads.
+            with self.lock, self.nlp.memory_zone():
+                doc = self.nlp(text)
+                html = self.render(doc) if render else None
+                trip = trip_of(doc)
+                entities = [{"start": e.start_char, "end": e.end_char, "label": e.label_, "text": e.text}
+                            for e in doc.ents]
+        answer = {
+            "text": text, "valid": trip.is_valid, "places": trip.places(), "trip": trip.to_dict(),
+            "entities": entities, "error": error,
+        }
+        if render:
+            answer["html"] = html
+        return answer
+
+    def orders(self, orders: List[Order]) -> Dict[str, Any]:
+        with self.lock:
+            answers = answer_batch(self.nlp, orders, self.batch_size)
+        return {
+            "answers": [
+                {"id": a.id, "valid": bool(a.places), "places": list(a.places), "line": csv_line(a.row()), "error": a.error}
+                for a in answers
+            ]
+        }
+
+    @staticmethod
+    def render(doc) -> str:
+        import warnings
+
+        from spacy import displacy
+
+        with warnings.catch_warnings():  # W006, no entity to show: a plain answer here
+            warnings.simplefilter("ignore", UserWarning)
+            return displacy.render(doc, style="ent", options={"ents": list(LABELS), "colors": ENTITY_COLORS})
+
+
+def create_app(nlp, max_body_bytes: int = MAX_BODY_BYTES, max_orders: int = MAX_ORDERS, batch_size: int = 64):
+    """The FastAPI application answering with `nlp` (a pipeline ready to
+    answer trips: `tor.prepare_pipeline`)."""
+    from fastapi import FastAPI, Request
+    from fastapi.concurrency import run_in_threadpool
+    from fastapi.responses import HTMLResponse, JSONResponse
+
+    page_html = (Path(__file__).parent / "page.html").read_text(encoding="utf8")
+    resolver = Resolver(nlp, batch_size)
+    limits = {"max_body_bytes": max_body_bytes, "max_orders": max_orders, **order_limits()}
+    app = FastAPI(title="spacy_seqkit travel order resolver", version="1")
+
+    @app.exception_handler(RequestError)
+    async def refused(request: Request, error: RequestError) -> JSONResponse:
+        return JSONResponse({"error": error.message}, status_code=error.status)
+
+    @app.get("/health")
+    def health() -> Dict[str, Any]:
+        return {"status": "ok", "pipeline": nlp.pipe_names, "limits": limits}
+
+    @app.get("/", response_class=HTMLResponse)
+    def page() -> str:
+        return page_html
+
+    @app.post("/resolve")
+    async def resolve(request: Request) -> Dict[str, Any]:
+        payload = parse_body(await read_body(request, max_body_bytes))
+        if "text" in payload:
+            return await run_in_threadpool(resolver.text, payload["text"], payload.get("render") is True)
+        return await run_in_threadpool(resolver.orders, read_orders_field(payload, max_orders))
+
+    return app
+
+
+async def read_body(request, max_body_bytes: int) -> bytes:
+    """The request body, or RequestError (413) as soon as it passes the limit."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > max_body_bytes:
+        raise RequestError(413, f"a body of {int(declared):,} bytes, over the limit of {max_body_bytes:,}")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > max_body_bytes:
+            raise RequestError(413, f"a body over the limit of {max_body_bytes:,} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def order_limits() -> Dict[str, int]:
+    from . import format as tor
+
+    return {"max_order_chars": tor.MAX_ORDER_CHARS, "max_order_tokens": tor.MAX_ORDER_TOKENS, "max_word_chars": tor.MAX_WORD_CHARS}
+
+
+def serve(nlp, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info", **limits: Optional[int]) -> None:
+    """Serve `nlp` until interrupted."""
+    import uvicorn
+
+    nlp("Je veux aller de Marseille à Paris")  # the gazetteer's index is built here, not for a user
+    uvicorn.run(create_app(nlp, **limits), host=host, port=port, log_level=log_level)

@@ -1,0 +1,363 @@
+"""`seqkit_trip`: turns DEPART / ARRIVEE / VIA entities into `doc._.trip`."""
+from typing import Any, Dict, Iterable, List, Optional, Tuple
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+from spacy.training import Example
+
+from ..places.contract import Places
+from .extensions import install_extensions
+from .language import is_foreign
+from .trip import LABELS, Trip, trip_accuracy
+
+
+# Lowercase words that may sit inside a written place name: "Port-sur-Saône".
+_NAME_PARTICLES = {"de", "du", "des", "d'", "la", "le", "les", "l'", "sur", "sous", "en", "lès", "lez", "et", "-"}
+_SENTENCE_ENDS = {".", "!", "?", ":", "\n", ";"}
+
+
+# The longest run of tokens read as one place name inside a longer mention
+# ("Saint Jean Pied de Port", "Aéroport Charles de Gaulle 2 TGV").
+MAX_NAME_TOKENS = 8
+# Words that offer an alternative: "de Nîmes ou d'Arles", "soit Lyon soit Grenoble".
+_ALTERNATIVES = {"ou", "soit"}
+# What may join the two ends of a terse request: "albi carmaux", "Arras et Douai", "X / Y".
+_PAIR_JOINERS = {"-", "–", "—", "/", "->", ">", "→", "=>", "⇒", "➔", "➡", "➡️", ",", "et", "+", "<>", "<->"}
+# What may stand between "ou" and the alternative place: "ou de", "ou bien à", "ou pour".
+_ALTERNATIVE_LINKS = {"de", "d'", "d", "du", "des", "à", "a", "au", "aux", "pour", "par", "vers",
+                      "depuis", "bien", "alors", "plutôt", "plutot", "la", "le", "les", "l'", "l"}
+
+
+def is_shouting(doc: Doc) -> bool:
+    """Most letters of the text are capitals: every word looks like a name there."""
+    letters = [c for c in doc.text if c.isalpha()]
+    return bool(letters) and sum(c.isupper() for c in letters) > 0.5 * len(letters)
+
+
+def looks_like_name(span: Span, shouting: Optional[bool] = None) -> bool:
+    """Written as a proper name: capitalised, not at the start of a sentence
+    (where any word is), not in all-caps text (where every word is, see
+    `is_shouting`, computed here when not given), and every other word
+    capitalised or a name particle."""
+    doc = span.doc
+    if span.start == 0 or doc[span.start - 1].text in _SENTENCE_ENDS:
+        return False
+    if shouting if shouting is not None else is_shouting(doc):
+        return False
+    words = [w for t in span for w in t.text.split("-") if w]
+    if not words or not words[0][:1].isupper():
+        return False
+    return all(w[:1].isupper() or w.lower() in _NAME_PARTICLES for w in words)
+
+
+class TripResolver:
+    """Reads the trip off a doc's entities.
+
+    Each DEPART / ARRIVEE / VIA mention is resolved to its gazetteer name (case-
+    and accent-insensitive, then fuzzy for typos). With `known_places_only`, a
+    mention that names no known place is read as the known places inside it
+    ("avignon comment" → avignon; "Metz - Paris" → Metz, Paris); with none inside,
+    it is kept as typed when written as a name ("Port-Boulet"), else dropped:
+    "samedi" or "tarif senior" are not places, whatever the recognizer thought.
+    Without it, an unknown mention is kept as typed.
+
+    Then the roles are repaired where the recognizer is known to slip:
+    - two places with one role: the first in reading order departs, the next arrives;
+    - an end missing while stops exist: the first stop departs, the last arrives;
+    - one departure then several arrivals and no stop ("Paris → Dijon → Lyon"): the
+      last arrival is the arrival, the ones between are stops;
+    - one end only, a known place right beside it ("albi carmaux", "entre Arras et
+      Douai"): that place is the other end (`pair_ends`).
+    Otherwise the departure is the first DEPART and the arrival the first ARRIVEE.
+    A trip is valid with two different ends, neither offered with an alternative
+    ("de Nîmes ou d'Arles"), in a request written in French (`french_only`).
+
+    With `fix_ents` (the default), `doc.ents` become the mentions the trip was
+    read from, with the roles they ended up with, so entities and trip agree:
+    "paris lyon" tagged as one DEPART becomes DEPART "paris" + ARRIVEE "lyon",
+    and "samedi" tagged DEPART is no entity any more.
+    """
+
+    def __init__(
+        self,
+        name: str = "seqkit_trip",
+        *,
+        places: Optional[Places] = None,
+        resolve_names: bool = True,
+        known_places_only: bool = True,
+        fix_ents: bool = True,
+        french_only: bool = True,
+        pair_ends: bool = True,
+    ) -> None:
+        self.name = name
+        self.pair_ends = pair_ends
+        self.fix_ents = fix_ents
+        self.french_only = french_only
+        self.resolve_names = resolve_names
+        self.known_places_only = known_places_only
+        self._gazetteer = places
+        install_extensions()
+
+    @property
+    def gazetteer(self) -> Places:
+        # Built on first use, so that a resolver made for its rules alone (gold trips
+        # of entities that need no names) costs nothing.
+        if self._gazetteer is None:
+            from ..places.registry import make_french_places
+
+            self._gazetteer = make_french_places()
+        return self._gazetteer
+
+    def places(self, span: Span, shouting: Optional[bool] = None) -> List[Tuple[Span, str]]:
+        """The (mention, name) pairs a span names, in reading order; each mention
+        is the span itself or a part of it.
+
+        A span that names a known place as a whole is that place. Otherwise, with
+        `known_places_only`, it is read left to right as its longest known runs of
+        tokens: "avignon comment" → [avignon]; "Metz - Paris" or "grenoble marseille",
+        two ends the recognizer ran together, → [Metz, Paris]. Function words that
+        happen to be village names ("vers", "par") count only when nothing else in
+        the span is a place. A span with no known place in it is kept as typed
+        when it is written as a name ("Port-Boulet") and the gazetteer does not
+        exclude it (a foreign city, a type word), else dropped ("samedi").
+        Without `known_places_only`, an unknown mention is kept as typed.
+        """
+        if not self.resolve_names:
+            return [(span, span.text)]
+        name = self.gazetteer.resolve(span.text)
+        if name is not None:
+            return [(span, name)]
+        if not self.known_places_only:
+            return [(span, span.text)]
+        found, function_words = [], []
+        start, n = 0, len(span)
+        while start < n:
+            for end in range(min(n, start + MAX_NAME_TOKENS), start, -1):
+                part = span[start:end]
+                if part == span or part[0].is_punct or part[-1].is_punct or not any(t.is_alpha for t in part):
+                    continue
+                name = self.gazetteer.resolve(part.text)
+                if name is not None:
+                    is_function_word = len(part) == 1 and part[0].is_stop
+                    (function_words if is_function_word else found).append((part, name))
+                    start = end
+                    break
+            else:
+                start += 1
+        if found or function_words:
+            return found or function_words[:1]
+        # A place the gazetteer lacks (hamlets, stations such as "Port-Boulet") is
+        # kept as typed when it is written as a name; lowercase words the
+        # recognizer took for places ("samedi") still drop out, and so do foreign
+        # cities ("Londres") and type words ("Gare").
+        excluded = getattr(self.gazetteer, "is_excluded", None)
+        if not looks_like_name(span, shouting) or (excluded is not None and excluded(span.text)):
+            return []
+        return [(span, span.text)]
+
+    def trip_from_spans(self, spans: Iterable[Span]) -> Trip:
+        return self.read(spans)[0]
+
+    def read(self, spans: Iterable[Span]) -> Tuple[Trip, List[Span]]:
+        """The trip of some DEPART / ARRIVEE / VIA spans, and the place mentions
+        it was read from, labelled with the roles they ended up with."""
+        places = []  # (label, mention, name) in reading order
+        shouting = None
+        spans = sorted((s for s in spans if s.label_ in LABELS), key=lambda s: s.start)
+        if self.french_only and spans and is_foreign(t.lower_ for t in spans[0].doc):
+            # "I need a train from Paris to Lyon": a request in another language is no order.
+            return Trip(), []
+        for span in spans:
+            shouting = is_shouting(span.doc) if shouting is None else shouting
+            for mention, name in self.places(span, shouting):
+                places.append((span.label_, mention, name))
+        departures = [p for p in places if p[0] == "DEPART"]
+        arrivals = [p for p in places if p[0] == "ARRIVEE"]
+        if not departures and len(arrivals) >= 2:
+            departures, arrivals = arrivals[:1], arrivals[1:]
+        elif not arrivals and len(departures) >= 2:
+            departures, arrivals = departures[:1], departures[1:]
+        steps = [p for p in places if p[0] == "VIA"]
+        # An end the recognizer was unsure of often comes out as a stop ("je monte
+        # à Niort et je descends à Poitiers" read as two stops): a trip missing an
+        # end takes it from the stops, the first for the departure, the last for
+        # the arrival.
+        if not arrivals and steps:
+            arrivals, steps = steps[-1:], steps[:-1]
+        if not departures and steps:
+            departures, steps = steps[:1], steps[1:]
+        if departures and len(arrivals) >= 2 and not steps and departures[0] == places[0]:
+            # "Paris → Dijon → Lyon": a chain read as one departure and several
+            # arrivals ends at its last place; the ones between are stops.
+            steps, arrivals = arrivals[:-1], arrivals[-1:]
+        if self.pair_ends and not steps and bool(departures) != bool(arrivals):
+            # "albi carmaux" with only "carmaux" found: a known place right beside the one
+            # end, joined by nothing or by "-", "/", "->", "et", is the other end.
+            end = (departures or arrivals)[0]
+            other = self.adjacent_place(end[1], after=bool(departures), places=places)
+            if other is not None:
+                label = "ARRIVEE" if departures else "DEPART"
+                place = (label, other[0], other[1])
+                places = sorted(places + [place], key=lambda p: p[1].start)
+                (arrivals if departures else departures).append(place)
+        if any(self.has_alternative(p[1], places) for p in departures[:1] + arrivals[:1]):
+            # "de Nîmes ou d'Arles à Aix": an end in doubt makes no single trip.
+            departures, arrivals, steps = [], [], []
+        trip = Trip(
+            departure=departures[0][2] if departures else None,
+            arrival=arrivals[0][2] if arrivals else None,
+            steps=tuple(p[2] for p in steps),
+            departure_text=departures[0][1].text if departures else None,
+            arrival_text=arrivals[0][1].text if arrivals else None,
+            steps_text=tuple(p[1].text for p in steps),
+        )
+        roles = {id(p): "DEPART" for p in departures[:1]}
+        roles.update({id(p): "ARRIVEE" for p in arrivals[:1]})
+        roles.update({id(p): "VIA" for p in steps})
+        mentions = []
+        for place in places:
+            label, mention = place[0], place[1]
+            mentions.append(Span(mention.doc, mention.start, mention.end, label=roles.get(id(place), label)))
+        return trip, mentions
+
+    def adjacent_place(self, mention: Span, after: bool, places) -> Optional[Tuple[Span, str]]:
+        """A place the gazetteer knows right after (or before) `mention`, with at most two
+        joining tokens between ("-", "/", "->", "et", ","), that is no mention yet."""
+        doc = mention.doc
+        taken = {i for _, m, _ in places for i in range(m.start, m.end)}
+        step = 1 if after else -1
+        i = mention.end if after else mention.start - 1
+        for _ in range(2):
+            if 0 <= i < len(doc) and doc[i].lower_ in _PAIR_JOINERS:
+                i += step
+        if not 0 <= i < len(doc) or i in taken or not doc[i].is_alpha:
+            return None
+        for size in range(min(MAX_NAME_TOKENS, len(doc)), 0, -1):
+            start, end = (i, i + size) if after else (i - size + 1, i + 1)
+            if start < 0 or end > len(doc) or any(j in taken for j in range(start, end)):
+                continue
+            part = doc[start:end]
+            if not (part[0].is_alpha and part[-1].is_alpha):
+                continue
+            name = self.gazetteer.resolve(part.text)
+            if name is not None:
+                return part, name
+        return None
+
+    def has_alternative(self, mention: Span, places: List[Tuple[str, Span, str]]) -> bool:
+        """The mention is one of two places offered as alternatives: "Nîmes ou (d')Arles",
+        "Besançon ou pour Belfort", "soit Lyon soit Grenoble". The other place is a
+        mention of the trip or a name the gazetteer knows."""
+        doc = mention.doc
+
+        def place_at(start: int) -> bool:
+            # A place starts at `start` (after the links of "ou de", "ou bien à"...).
+            while start < len(doc) and doc[start].lower_ in _ALTERNATIVE_LINKS:
+                start += 1
+            if any(m.start == start for _, m, _ in places):
+                return True
+            return any(
+                self.gazetteer.resolve(doc[start:end].text) is not None
+                for end in range(start + 1, min(start + 4, len(doc)) + 1)
+                if doc[end - 1].is_alpha
+            )
+
+        def place_before(end: int) -> bool:
+            return any(m.end == end for _, m, _ in places) or (
+                end > 0 and doc[end - 1].is_alpha and self.gazetteer.resolve(doc[end - 1].text) is not None
+            )
+
+        after = mention.end + (1 if mention.end < len(doc) and doc[mention.end].text == "," else 0)
+        if after < len(doc) and doc[after].lower_ in _ALTERNATIVES and place_at(after + 1):
+            return True
+        before = mention.start
+        while before > 0 and doc[before - 1].lower_ in _ALTERNATIVE_LINKS:
+            before -= 1
+        if before > 0 and doc[before - 1].lower_ in _ALTERNATIVES:
+            if doc[before - 1].lower_ == "soit" or place_before(before - 1):
+                return True
+        return False
+
+    def __call__(self, doc: Doc) -> Doc:
+        trip, mentions = self.read(doc.ents)
+        doc._.trip = trip.to_dict()
+        if self.fix_ents:
+            others = [e for e in doc.ents if e.label_ not in LABELS]
+            doc.ents = sorted(others + mentions, key=lambda e: e.start)
+        return doc
+
+    def pipe(self, docs: Iterable[Doc], batch_size: int = 128) -> Iterable[Doc]:
+        for doc in docs:
+            yield self(doc)
+
+    def score(self, examples: Iterable[Example], **kwargs) -> Dict[str, Any]:
+        """Trip accuracy: the predicted trip equals the trip of the gold
+        entities (both ends and validity)."""
+        return score_trips(examples, self)
+
+    # Stateless apart from its settings, which live in the config: nothing to save.
+    def to_bytes(self, *, exclude=tuple()) -> bytes:
+        return b""
+
+    def from_bytes(self, bytes_data: bytes, *, exclude=tuple()) -> "TripResolver":
+        return self
+
+    def to_disk(self, path, *, exclude=tuple()) -> None:
+        return None
+
+    def from_disk(self, path, *, exclude=tuple()) -> "TripResolver":
+        return self
+
+
+def score_trips(examples: Iterable[Example], resolver: Optional[TripResolver] = None) -> Dict[str, Any]:
+    """Trip and validity accuracy of the predicted docs (their `doc._.trip`, else the
+    trip of their entities) against the trips of the reference entities."""
+    resolver = resolver or TripResolver()
+
+    def pairs():
+        for eg in examples:
+            predicted = eg.predicted._.trip
+            yield (
+                Trip.from_dict(predicted) if predicted else resolver.trip_from_spans(eg.predicted.ents),
+                resolver.trip_from_spans(eg.reference.ents),
+            )
+
+    return trip_accuracy(pairs())
+
+
+@Language.factory(
+    "seqkit_trip",
+    assigns=["doc._.trip", "doc.ents"],
+    requires=["doc.ents"],
+    default_config={
+        "places": {"@misc": "spacy-seqkit.french_places.v1"},
+        "resolve_names": True,
+        "known_places_only": True,
+        "fix_ents": True,
+        "french_only": True,
+        "pair_ends": True,
+    },
+    default_score_weights={"trip_acc": 1.0, "trip_exact_acc": 0.0, "trip_validity_acc": 0.0},
+)
+def make_trip_resolver(
+    nlp: Language,
+    name: str,
+    places: Places,
+    resolve_names: bool,
+    known_places_only: bool,
+    fix_ents: bool,
+    french_only: bool,
+    pair_ends: bool,
+) -> TripResolver:
+    """Sets `doc._.trip` = {departure, arrival, steps, is_valid, *_text} from the
+    DEPART / ARRIVEE / VIA entities, names resolved in `places` (a gazetteer: any
+    registered function returning an object with `resolve(text) -> name or None`).
+    With `fix_ents`, `doc.ents` are rewritten to the place mentions the trip was
+    read from, with their repaired roles. With `french_only`, a request written in
+    another language (English, Spanish, German, Italian) is INVALID. With `pair_ends`,
+    a request with one end found takes as its other end a known place right beside it
+    ("albi carmaux", "entre Arras et Douai")."""
+    return TripResolver(
+        name, places=places, resolve_names=resolve_names, known_places_only=known_places_only,
+        fix_ents=fix_ents, french_only=french_only, pair_ends=pair_ends,
+    )

@@ -1,0 +1,135 @@
+"""`FrenchPlaces`: the communes of metropolitan France (INSEE) and the railway stations,
+as the travel pipeline asks for them (`contract.Places`): what a mention names, which runs of
+words spell a place, what is known to be no place; and, for the corpus, populations,
+stations, départements and the forms people type."""
+from typing import FrozenSet, List, Optional, Tuple
+
+from .communes import read_communes, read_departements
+from .index import MIN_WORD_PLACE_POPULATION, CITY_ALIASES, NameIndex, short_form, load_index
+from .lookup import resolve_cached
+from .names import ARTICLE, FOREIGN_PLACES, TYPE_WORDS, normalise
+
+
+class FrenchPlaces:
+    """The communes of metropolitan France with at least `min_population` inhabitants (0:
+    all of them; delegated and associated communes count with the commune they belong to),
+    and the main railway stations.
+
+    `ordinary_words`: words, normalised (`normalise`), that typo correction must leave
+    alone ("demain" is not a typo of Denain); exact place names are matched before they
+    are asked, so a place named like a word ("Tours") still resolves. `common_words`:
+    the everyday words of requests ("mer", "vers", "bus"), never marked as names by
+    `name_spans` unless they name a town.
+    """
+
+    def __init__(
+        self,
+        min_population: int = 0,
+        ordinary_words: FrozenSet[str] = frozenset(),
+        common_words: FrozenSet[str] = frozenset(),
+    ) -> None:
+        if isinstance(min_population, bool) or not isinstance(min_population, int) or min_population < 0:
+            raise ValueError(f"'min_population' must be an integer >= 0, got {min_population!r}")
+        self.min_population = min_population
+        self.ordinary_words = frozenset(ordinary_words)
+        self.common_words = frozenset(common_words)
+
+    @property
+    def _index(self) -> NameIndex:
+        return load_index(self.min_population)
+
+    def canonical_names(self) -> List[str]:
+        """Every canonical name: places (one per distinct name) and stations, sorted."""
+        return sorted(set(self._index.populations) | set(self._index.stations))
+
+    def place_names(self) -> List[str]:
+        """Distinct commune names (no stations), sorted."""
+        return sorted(self._index.populations)
+
+    def station_names(self) -> List[str]:
+        return sorted(self._index.stations)
+
+    def is_station(self, name: str) -> bool:
+        return name in self._index.stations
+
+    def stations_of(self, name: str) -> List[str]:
+        """The stations serving the commune `name` ("Lyon" → Lyon Part-Dieu, Lyon Perrache...)."""
+        return sorted(s for s, city in self._index.stations.items() if city == name)
+
+    def departement_of(self, name: str) -> Optional[Tuple[str, str]]:
+        """(code, name) of the département of the largest commune called `name`, else None."""
+        communes = [c for c in read_communes() if c.name == name and c.kind != "R"]
+        if not communes:
+            return None
+        code = max(communes, key=lambda c: (c.kind == "C", c.population)).departement
+        return code, read_departements()[code]
+
+    def typed_forms(self, name: str) -> List[str]:
+        """Other ways people write `name` that resolve back to it: short forms ("Clermont"
+        for Clermont-Ferrand, "Cherbourg" for Cherbourg-en-Cotentin) and abbreviations ("bdx")."""
+        forms = [alias for alias, target in CITY_ALIASES.items() if target == name]
+        head = short_form(name)
+        if head:
+            forms.append(head)
+        return [f for f in forms if self.resolve(f) == name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._index.populations or name in self._index.stations
+
+    def __len__(self) -> int:
+        return len(self._index.populations) + len(self._index.stations)
+
+    def population(self, name: str) -> Optional[int]:
+        """Inhabitants of the largest place called `name` (a station: its city's); None if unknown."""
+        index = self._index
+        if name in index.stations:
+            return index.populations.get(index.stations[name], 0)
+        return index.populations.get(name)
+
+    def name_spans(self, words: List[str], max_words: int = 8) -> List[Tuple[int, int]]:
+        """(start, end) of the runs of `words` that spell a place name exactly (case,
+        accents and hyphens aside), longest first, left to right: "de port vendres a
+        cerbere" → [(1, 3), (4, 5)]. No typo correction, so it stays cheap. A run that is
+        a common word counts only for a town of MIN_WORD_PLACE_POPULATION ("tours",
+        "orange", not "mer" or "vers"); type words never."""
+        index = self._index
+        keys = [normalise(w) for w in words]
+        spans, start = [], 0
+        while start < len(words):
+            for end in range(min(len(words), start + max_words), start, -1):
+                if not keys[start] or not keys[end - 1]:
+                    continue
+                key = " ".join(k for k in keys[start:end] if k)
+                entry = index.by_key.get(key)
+                if entry is None or ARTICLE.sub("", key) in TYPE_WORDS:
+                    continue
+                if key in self.common_words and entry.rank > 0 and entry.population < MIN_WORD_PLACE_POPULATION:
+                    continue
+                spans.append((start, end))
+                start = end
+                break
+            else:
+                start += 1
+        return spans
+
+    def is_excluded(self, text: str) -> bool:
+        """Known not to be a place of this gazetteer: a type word ("gare"), a foreign place
+        ("Londres"), an ordinary word. The trip component never keeps such a mention."""
+        key = normalise(text)
+        return not key or ARTICLE.sub("", key) in TYPE_WORDS or key in FOREIGN_PLACES or (
+            key in self.ordinary_words and self.resolve(text) is None
+        )
+
+    def resolve(self, text: str) -> Optional[str]:
+        """The canonical name for a mention, or None when nothing matches well enough.
+
+        A station's name or alias; else, after setting aside what says the kind of place
+        ("la gare de Tours", "centre-ville de Lyon", "Tours centre") and a département
+        after the name ("Saint-Denis (93)"), the commune of that name, case-, accent- and
+        hyphen-insensitive ("st etienne" → Saint-Étienne), or of its short form ("Clermont");
+        else a fuzzy match tolerating typos (Damerau-Levenshtein, same first letter), never
+        for a type word, a foreign place or an ordinary word.
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"resolve() expects a str, got {type(text).__name__}")
+        return resolve_cached(self.min_population, self.ordinary_words, text.strip())

@@ -1,0 +1,205 @@
+"""The lookup index of French places: every normalised key people may type (official
+names, names without their article, short forms, aliases, arrondissements, stations) → the
+place it stands for. Shipped built (`data/index.pickle.gz`, written by
+`scripts/build_gazetteer_index.py`) with a digest of what it was built from (the modules
+that build it, the stations, the communes), so a process reads it in milliseconds; where the
+digest no longer matches, or for another `min_population`, it is built (0.6 s)."""
+import functools
+import gzip
+import hashlib
+import pickle
+import re
+from pathlib import Path
+from typing import Dict, List, NamedTuple, Optional
+
+from . import names as _names_module
+from . import stations as _stations_module
+from .communes import DATA, Commune, read_communes
+from .names import ARTICLES, TYPE_WORDS, normalise
+from .stations import STATIONS
+
+INDEX_FILE = DATA / "index.pickle.gz"
+# Typos are corrected towards towns of this size; smaller communes only for long names
+# (_MIN_SMALL_FUZZY_LENGTH), since most short words are one edit away from some village.
+_MIN_FUZZY_POPULATION = 5000
+_MIN_SMALL_FUZZY_LENGTH = 9
+# A town of this size wins over a village ten times smaller that matches a mention more
+# literally ("clermont" is Clermont-Ferrand, "le puy" Le Puy-en-Velay).
+_TOWN = 10000
+# Places this big are typo targets of a mention that names a small village exactly.
+BIG_PLACE = 20000
+_MIN_SHORT_FORM_POPULATION = 8000
+# A commune this small is not what a lowercase ordinary word means ("aube", "côte", "mer").
+MIN_WORD_PLACE_POPULATION = 10000
+# Abbreviations people type for a few big cities (SMS, forums), and the usual names of towns
+# whose official name is longer.
+CITY_ALIASES = {
+    "bdx": "Bordeaux", "tlse": "Toulouse", "mtp": "Montpellier", "mrs": "Marseille",
+    "Le Puy": "Le Puy-en-Velay", "Luchon": "Bagnères-de-Luchon",
+}
+
+class Entry(NamedTuple):
+    name: str  # canonical name
+    population: int
+    rank: int  # 0 station alias, 1 name, 2 name without its article, 3 alias, 4 short form
+    current: bool = True  # a current commune (or a station), not a delegated one
+
+
+class NameIndex(NamedTuple):
+    populations: Dict[str, int]  # canonical name → population (largest place of that name)
+    stations: Dict[str, str]  # station name → commune
+    by_key: Dict[str, Entry]  # normalised key → best entry
+    # Typo targets, each by first character (a typo is corrected to a key of its own):
+    fuzzy_keys: Dict[str, List[str]]  # keys a typo may be corrected to
+    station_keys: Dict[str, List[str]]  # station names and aliases
+    big_keys: Dict[str, List[str]]  # names of towns of BIG_PLACE inhabitants or more
+
+
+# First words of compound names that name nothing on their own ("Saint-Malo" is not "Saint").
+_GENERIC_HEADS = {
+    "saint", "sainte", "saints", "le", "la", "les", "l", "mont", "pont", "port", "val", "bois",
+    "villeneuve", "villefranche", "neuville", "chateau", "bourg", "ile", "notre", "grand",
+    "petit", "haute", "haut", "basse", "bas", "vieux", "vieille", "fort", "cap", "plan", "puy",
+    "village", "maisons", "aux", "moulins", "rue", "parc",
+}
+
+
+def short_form(name: str) -> Optional[str]:
+    """ "Clermont" for Clermont-Ferrand, "Touquet" for Le Touquet-Paris-Plage, else None."""
+    body = name
+    for article in ARTICLES:
+        if body.startswith(article):
+            body = body[len(article):]
+    head = re.split(r"[- ]", body, maxsplit=1)[0]
+    if head == body or len(head) < 3 or normalise(head) in _GENERIC_HEADS:
+        return None
+    return head
+
+
+def _arrondissement_keys(name: str) -> List[str]:
+    """ "Paris 15e Arrondissement" → "paris 15", "paris 15e", "paris 15eme"..."""
+    match = re.match(r"^(Paris|Lyon|Marseille) (\d+)(?:er|e) Arrondissement$", name)
+    if not match:
+        return []
+    city, n = match.group(1).lower(), match.group(2)
+    return [f"{city} {n}{suffix}" for suffix in ("", "e", "eme", "er", "ieme", " arrondissement")]
+
+
+@functools.lru_cache(maxsize=None)
+def load_index(min_population: int) -> NameIndex:
+    """The index of places of `min_population` inhabitants or more: the shipped one
+    when it is current, else built."""
+    if min_population == 0:
+        shipped = read_shipped_index()
+        if shipped is not None:
+            return shipped
+    return build_index(min_population)
+
+
+def index_digest() -> str:
+    """A digest of what the index is built from: this module, the names' rules, the
+    stations, the communes."""
+    digest = hashlib.sha256()
+    for path in (Path(__file__), Path(_names_module.__file__), Path(_stations_module.__file__), DATA / "communes.tsv.gz"):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def read_shipped_index() -> Optional[NameIndex]:
+    """The shipped index (every commune), or None when it is missing or was built from
+    other code or data than this."""
+    try:
+        with gzip.open(INDEX_FILE, "rb") as f:
+            digest, index = pickle.load(f)
+    except (OSError, EOFError, ValueError, pickle.UnpicklingError, AttributeError, TypeError):
+        return None
+    return index if digest == index_digest() and isinstance(index, NameIndex) else None
+
+
+def write_index(path: Path = INDEX_FILE) -> Path:
+    """Build the index of every commune and write it, with its digest, to `path`."""
+    with gzip.GzipFile(path, "wb", mtime=0) as f:  # mtime 0: the same bytes for the same index
+        pickle.dump((index_digest(), build_index(0)), f, protocol=4)
+    return path
+
+
+def build_index(min_population: int) -> NameIndex:
+    populations: Dict[str, int] = {}
+    candidates: Dict[str, List[Entry]] = {}
+    by_code = {c.code: c for c in read_communes() if c.kind == "C"}
+
+    def add(key: str, entry: Entry) -> None:
+        if key:
+            candidates.setdefault(key, []).append(entry)
+
+    # A delegated or associated commune has no population of its own: it counts with the
+    # commune it belongs to ("Vire" with Vire Normandie).
+    def size(commune: Commune) -> int:
+        parent = by_code.get(commune.parent) if commune.kind in "DA" else None
+        return parent.population if parent is not None else commune.population
+
+    places = [c for c in read_communes() if c.kind != "R" and size(c) >= min_population]
+    # The population of a name: its largest current commune's, else the largest size.
+    for commune in sorted(places, key=lambda c: c.kind != "C"):
+        if commune.kind == "C" or commune.name not in populations:
+            populations[commune.name] = max(size(commune), populations.get(commune.name, 0))
+    for commune in places:
+        name, pop, current = commune.name, populations[commune.name], commune.kind == "C"
+        add(normalise(name), Entry(name, pop, 1, current))
+        for article in ARTICLES:
+            if name.startswith(article):
+                add(normalise(name[len(article):]), Entry(name, pop, 2, current))
+        head = short_form(name)
+        # "Florac" for Florac Trois Rivières; heads of three or four letters only for towns
+        # ("Aix"), not for every "Bar-sur-..." village.
+        if head and (len(head) >= 5 or pop >= (_MIN_SHORT_FORM_POPULATION if len(head) > 3 else BIG_PLACE)):
+            add(normalise(head), Entry(name, pop, 4, current))
+            article = next((a for a in ARTICLES if name.startswith(a)), None)
+            if article:  # "la baule" for La Baule-Escoublac, "les sables" for Les Sables-d'Olonne
+                add(normalise(article + head), Entry(name, pop, 4, current))
+    for commune in read_communes():  # "Paris 15e" is Paris
+        city = by_code.get(commune.parent)
+        if commune.kind == "R" and city is not None and city.name in populations:
+            for key in _arrondissement_keys(commune.name):
+                add(key, Entry(city.name, populations[city.name], 3))
+    for alias, name in CITY_ALIASES.items():
+        if name in populations:
+            add(normalise(alias), Entry(name, populations[name], 3))
+    stations = {}
+    for station in STATIONS:
+        stations[station.name] = station.city
+        pop = populations.get(station.city, 0)
+        for alias, _article in station.aliases:
+            add(normalise(alias), Entry(station.name, pop, 0))
+    by_key = {k: _best(v) for k, v in candidates.items()}
+    fuzzy_keys = sorted(
+        k for k, e in by_key.items()
+        # Short forms are no typo targets: "classe" is not "Chasse(-sur-Rhône)" mistyped.
+        if k not in TYPE_WORDS and (
+            e.rank == 0
+            or (e.rank < 4 and (e.population >= _MIN_FUZZY_POPULATION or len(k) >= _MIN_SMALL_FUZZY_LENGTH))
+        )
+    )
+    big_keys = sorted(k for k, e in by_key.items() if e.rank in (1, 2) and e.population >= BIG_PLACE)
+    station_keys = sorted(k for k, e in by_key.items() if e.rank == 0)
+    return NameIndex(populations, stations, by_key, *map(_by_initial, (fuzzy_keys, station_keys, big_keys)))
+
+
+def _by_initial(keys: List[str]) -> Dict[str, List[str]]:
+    """The keys grouped by first character, in their order."""
+    groups: Dict[str, List[str]] = {}
+    for key in keys:
+        groups.setdefault(key[:1], []).append(key)
+    return groups
+
+
+def _best(entries: List[Entry]) -> Entry:
+    """The entry a key stands for: a station; else a real name, unless an alias or short
+    form names a town (_TOWN) ten times bigger ("clermont" is Clermont-Ferrand, not Clermont
+    in the Oise); among equals the most populous."""
+    best = min(entries, key=lambda e: (e.rank, -e.population, not e.current, e.name))
+    if best.rank in (1, 2):
+        bigger = [e for e in entries if e.population >= max(10 * best.population, _TOWN)]
+        if bigger:
+            return min(bigger, key=lambda e: (-e.population, not e.current, e.name))
+    return best

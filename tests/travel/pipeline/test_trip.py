@@ -1,0 +1,360 @@
+"""The `seqkit_trip` component: entities in, `doc._.trip` out."""
+import pickle
+
+import pytest
+import spacy
+from spacy.tokens import Span
+from spacy.training import Example
+
+from spacy_seqkit.travel.pipeline.trip_component import score_trips
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    nlp = spacy.blank("fr")
+    nlp.add_pipe("seqkit_trip")
+    return nlp
+
+
+def with_ents(nlp, text, ents):
+    doc = nlp.make_doc(text)
+    doc.ents = [doc.char_span(text.index(t), text.index(t) + len(t), label=l) for t, l in ents]
+    return doc
+
+
+def test_trip_empty_doc(nlp):
+    doc = nlp("")
+    assert doc._.trip["is_valid"] is False
+    assert doc._.trip["departure"] is None and doc._.trip["steps"] == []
+
+
+def test_trip_both_ends_with_typos_resolved(nlp):
+    doc = with_ents(nlp, "je veux aller de marseile a paris", [("marseile", "DEPART"), ("paris", "ARRIVEE")])
+    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    assert trip["is_valid"]
+    assert (trip["departure"], trip["arrival"]) == ("Marseille", "Paris")
+    assert (trip["departure_text"], trip["arrival_text"]) == ("marseile", "paris")
+
+
+def test_trip_steps_in_reading_order(nlp):
+    text = "de Brest à Nice en passant par Rennes puis par Laval"
+    doc = with_ents(nlp, text, [("Brest", "DEPART"), ("Nice", "ARRIVEE"), ("Rennes", "VIA"), ("Laval", "VIA")])
+    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    assert trip["steps"] == ["Rennes", "Laval"]
+    assert (trip["departure"], trip["arrival"]) == ("Brest", "Nice")
+
+
+def test_trip_mentions_that_name_no_place_are_narrowed_or_dropped(nlp):
+    text = "depuis avignon comment rejoindre Arles samedi"
+    doc = with_ents(nlp, text, [("avignon comment", "DEPART"), ("Arles", "ARRIVEE"), ("samedi", "ARRIVEE")])
+    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    assert (trip["departure"], trip["departure_text"], trip["arrival"]) == ("Avignon", "avignon", "Arles")
+    doc = with_ents(nlp, "de xyzzyville à Paris", [("xyzzyville", "DEPART"), ("Paris", "ARRIVEE")])
+    assert nlp.get_pipe("seqkit_trip")(doc)._.trip["is_valid"] is False
+
+
+@pytest.mark.parametrize(
+    "text,mention,kept",
+    [
+        ("comment me rendre à Port-Boulet depuis la gare de Tours ?", "Port-Boulet", True),
+        ("un billet pour Saint-Xyzzy-sur-Loire depuis Tours", "Saint-Xyzzy-sur-Loire", True),
+        ("Xyzzy depuis Tours", "Xyzzy", False),  # any word is capitalised at the start
+        ("UN BILLET POUR XYZZY DEPUIS TOURS", "XYZZY", False),  # and in all-caps text
+        ("un billet pour Xyzzy demain depuis Tours", "Xyzzy demain", False),
+    ],
+)
+def test_trip_unknown_places_written_as_names_are_kept_as_typed(nlp, text, mention, kept):
+    tours = "TOURS" if text.isupper() else "Tours"
+    doc = with_ents(nlp, text, [(mention, "ARRIVEE"), (tours, "DEPART")])
+    doc = nlp.get_pipe("seqkit_trip")(doc)
+    assert doc._.trip["is_valid"] is kept
+    if kept:
+        assert doc._.trip["arrival"] == doc._.trip["arrival_text"] == mention
+        assert (mention, "ARRIVEE") in [(e.text, e.label_) for e in doc.ents]
+
+
+def test_trip_unknown_places_kept_as_typed_when_asked():
+    nlp = spacy.blank("fr")
+    nlp.add_pipe("seqkit_trip", config={"known_places_only": False})
+    doc = with_ents(nlp, "de Xyzzyville à Paris", [("Xyzzyville", "DEPART"), ("Paris", "ARRIVEE")])
+    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    assert (trip["departure"], trip["arrival"], trip["is_valid"]) == ("Xyzzyville", "Paris", True)
+
+
+@pytest.mark.parametrize(
+    "text,mention",
+    [("Metz - Paris avec arrêt à Reims", "Metz - Paris"), ("trajet grenoble marseille", "grenoble marseille")],
+)
+def test_trip_two_ends_run_together_are_split(nlp, text, mention):
+    doc = with_ents(nlp, text, [(mention, "DEPART")])
+    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    first, last = mention.replace(" - ", " ").split()
+    assert trip["is_valid"]
+    assert (trip["departure_text"], trip["arrival_text"]) == (first, last)
+
+
+def test_trip_function_word_villages_do_not_count_beside_a_place(nlp):
+    # "Vers" is a village of the Lot; in "Vers Lyon" it is a preposition.
+    assert nlp.get_pipe("seqkit_trip").gazetteer.resolve("Vers") == "Vers"
+    doc = with_ents(nlp, "de Dijon Vers Lyon", [("Dijon", "DEPART"), ("Vers Lyon", "ARRIVEE")])
+    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    assert (trip["departure"], trip["arrival"], trip["steps"]) == ("Dijon", "Lyon", [])
+    # Lowercase, an ordinary word is no village at all.
+    assert nlp.get_pipe("seqkit_trip").gazetteer.resolve("vers") is None
+    doc = with_ents(nlp, "de Dijon vers Lyon", [("Dijon", "DEPART"), ("vers Lyon", "ARRIVEE")])
+    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    assert (trip["departure"], trip["arrival"], trip["steps"]) == ("Dijon", "Lyon", [])
+
+
+def test_trip_chain_of_arrivals_ends_at_its_last_place(nlp):
+    text = "Paris → Dijon → Lyon demain"
+    doc = with_ents(nlp, text, [("Paris", "DEPART"), ("Dijon", "ARRIVEE"), ("Lyon", "ARRIVEE")])
+    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    assert (trip["departure"], trip["steps"], trip["arrival"]) == ("Paris", ["Dijon"], "Lyon")
+
+
+@pytest.mark.parametrize(
+    "ents,expected",
+    [
+        ([("niort", "VIA"), ("poitiers", "VIA")], ("Niort", "Poitiers")),
+        ([("niort", "DEPART"), ("poitiers", "VIA")], ("Niort", "Poitiers")),
+        ([("niort", "VIA"), ("poitiers", "ARRIVEE")], ("Niort", "Poitiers")),
+    ],
+)
+def test_trip_missing_end_is_taken_from_the_stops(nlp, ents, expected):
+    doc = with_ents(nlp, "je monte a niort et je descend a poitiers", ents)
+    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    assert trip["is_valid"] and (trip["departure"], trip["arrival"]) == expected
+    assert trip["steps"] == []
+
+
+@pytest.mark.parametrize("label", ["DEPART", "ARRIVEE"])
+def test_trip_two_places_with_one_role_read_in_order(nlp, label):
+    doc = with_ents(nlp, "jsui a thonon jveux aller a annemasse", [("thonon", label), ("annemasse", label)])
+    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    assert (trip["departure"], trip["arrival"]) == ("Thonon-les-Bains", "Annemasse")
+
+
+def test_trip_first_arrival_wins_over_later_ones(nlp):
+    text = "de Caen à Tours en passant par Alençon et Le Mans"
+    doc = with_ents(nlp, text, [("Caen", "DEPART"), ("Tours", "ARRIVEE"), ("Alençon", "VIA"), ("Le Mans", "ARRIVEE")])
+    assert nlp.get_pipe("seqkit_trip")(doc)._.trip["arrival"] == "Tours"
+
+
+@pytest.mark.parametrize(
+    "text,ents",
+    [
+        ("je veux aller à Lyon", [("Lyon", "ARRIVEE")]),
+        ("je pars de Brest", [("Brest", "DEPART")]),
+        ("de Paris à Paris", [("Paris", "DEPART"), ("Paris ", "ARRIVEE")]),
+        ("Il fait beau à Nice", []),
+    ],
+)
+def test_trip_invalid_without_two_distinct_ends(nlp, text, ents):
+    if ents and ents[-1][0] == "Paris ":
+        doc = nlp.make_doc(text)
+        doc.ents = [Span(doc, 1, 2, label="DEPART"), Span(doc, 3, 4, label="ARRIVEE")]
+    else:
+        doc = with_ents(nlp, text, ents)
+    assert nlp.get_pipe("seqkit_trip")(doc)._.trip["is_valid"] is False
+
+
+def test_trip_resolve_names_off_keeps_text():
+    nlp = spacy.blank("fr")
+    nlp.add_pipe("seqkit_trip", config={"resolve_names": False})
+    doc = with_ents(nlp, "de marseile a paris", [("marseile", "DEPART"), ("paris", "ARRIVEE")])
+    assert nlp.get_pipe("seqkit_trip")(doc)._.trip["departure"] == "marseile"
+
+
+def test_trip_pipeline_round_trips(tmp_path, nlp):
+    nlp.to_disk(tmp_path / "p")
+    loaded = spacy.load(tmp_path / "p")
+    assert loaded.pipe_names == ["seqkit_trip"]
+    assert loaded.get_pipe("seqkit_trip").resolve_names is True
+    assert pickle.loads(pickle.dumps(loaded)).pipe_names == ["seqkit_trip"]
+    assert spacy.blank("fr").from_config(nlp.config).from_bytes(nlp.to_bytes()).pipe_names == ["seqkit_trip"]
+
+
+def test_trip_scorer_compares_with_gold_entities(nlp):
+    gold = with_ents(nlp, "de Brest à Nice", [("Brest", "DEPART"), ("Nice", "ARRIVEE")])
+    right = nlp.get_pipe("seqkit_trip")(with_ents(nlp, "de Brest à Nice", [("Brest", "DEPART"), ("Nice", "ARRIVEE")]))
+    wrong = nlp.get_pipe("seqkit_trip")(with_ents(nlp, "de Brest à Nice", [("Nice", "DEPART"), ("Brest", "ARRIVEE")]))
+    assert score_trips([Example(right, gold)])["trip_acc"] == 1.0
+    assert score_trips([Example(right, gold), Example(wrong, gold)])["trip_acc"] == 0.5
+    assert score_trips([Example(wrong, gold)])["trip_validity_acc"] == 1.0
+
+
+def test_trip_rewrites_ents_to_the_mentions_it_read(nlp):
+    text = "paris lyon samedi"
+    doc = with_ents(nlp, text, [("paris lyon", "DEPART"), ("samedi", "ARRIVEE")])
+    doc = nlp.get_pipe("seqkit_trip")(doc)
+    assert [(e.text, e.label_) for e in doc.ents] == [("paris", "DEPART"), ("lyon", "ARRIVEE")]
+    assert (doc._.trip["departure"], doc._.trip["arrival"]) == ("Paris", "Lyon")
+    doc = with_ents(nlp, "je monte a niort et je descend a poitiers", [("niort", "VIA"), ("poitiers", "VIA")])
+    doc = nlp.get_pipe("seqkit_trip")(doc)
+    assert [(e.text, e.label_) for e in doc.ents] == [("niort", "DEPART"), ("poitiers", "ARRIVEE")]
+
+
+def test_trip_leaves_ents_alone_without_fix_ents():
+    nlp = spacy.blank("fr")
+    nlp.add_pipe("seqkit_trip", config={"fix_ents": False})
+    doc = with_ents(nlp, "paris lyon samedi", [("paris lyon", "DEPART"), ("samedi", "ARRIVEE")])
+    doc = nlp.get_pipe("seqkit_trip")(doc)
+    assert [(e.text, e.label_) for e in doc.ents] == [("paris lyon", "DEPART"), ("samedi", "ARRIVEE")]
+    assert (doc._.trip["departure"], doc._.trip["arrival"]) == ("Paris", "Lyon")
+
+
+class TinyPlaces:
+    """Another country's gazetteer, as a user would plug it in."""
+
+    def resolve(self, text):
+        return {"bruxelles": "Bruxelles", "liege": "Liège"}.get(text.lower())
+
+
+@spacy.registry.misc("test.tiny_places.v1")
+def make_tiny_places():
+    return TinyPlaces()
+
+
+def test_trip_gazetteer_is_a_config_choice():
+    nlp = spacy.blank("fr")
+    nlp.add_pipe("seqkit_trip", config={"places": {"@misc": "test.tiny_places.v1"}})
+    doc = with_ents(nlp, "de liege a bruxelles", [("liege", "DEPART"), ("bruxelles", "ARRIVEE")])
+    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    assert (trip["departure"], trip["arrival"], trip["is_valid"]) == ("Liège", "Bruxelles", True)
+    doc = with_ents(nlp, "de marseile a paris", [("marseile", "DEPART"), ("paris", "ARRIVEE")])
+    assert nlp.get_pipe("seqkit_trip")(doc)._.trip["is_valid"] is False
+
+
+def test_trip_french_places_population_threshold():
+    from spacy_seqkit.travel.places import make_french_places
+
+    every, towns = make_french_places(), make_french_places(min_population=20000)
+    assert every.resolve("Albert") == "Albert" and towns.resolve("Albert") != "Albert"
+    assert towns.resolve("marseile") == "Marseille"
+    assert len(towns) < len(every)
+    nlp = spacy.blank("fr")
+    nlp.add_pipe("seqkit_trip", config={"places": {"@misc": "spacy-seqkit.french_places.v1", "min_population": 20000}})
+    assert nlp.get_pipe("seqkit_trip").gazetteer.min_population == 20000
+
+
+def test_trip_value_round_trips_and_compares():
+    from spacy_seqkit.travel.pipeline.trip import Trip, trip_accuracy
+
+    trip = Trip("Paris", "Lyon", ("Dijon",), "paris", "lyon", ("dijon",))
+    assert Trip.from_dict(trip.to_dict()) == trip
+    assert trip.to_rewrite() == "Paris > Dijon > Lyon" and trip.places() == ["Paris", "Dijon", "Lyon"]
+    assert Trip.from_rewrite(trip.to_rewrite()).places() == trip.places()
+    assert Trip.from_dict({"departure": "Paris", "arrival": "Lyon", "steps": []}).is_valid
+    assert not Trip.from_dict(None).is_valid and Trip().to_rewrite() == "INVALID"
+    assert not Trip("Paris", "Paris").is_valid
+    assert Trip("Saint-Étienne", "Lyon").same_as(Trip("saint etienne", "LYON"))
+    assert not Trip("Lyon", "Paris").same_as(Trip("Paris", "Lyon")) and Trip().same_as(Trip())
+    accuracy = trip_accuracy([(trip, Trip("paris", "lyon")), (Trip(), trip), (Trip("Paris", "Lyon"), trip)])
+    assert accuracy == {"trip_acc": 2 / 3, "trip_exact_acc": 1 / 3, "trip_validity_acc": 2 / 3}
+
+
+@pytest.mark.parametrize(
+    "text,ents",
+    [
+        ("de Nîmes ou d'Arles à Aix-en-Provence", [("Nîmes", "DEPART"), ("Aix-en-Provence", "ARRIVEE")]),
+        ("je pars de Dijon pour Besançon ou pour Belfort", [("Dijon", "DEPART"), ("Besançon", "ARRIVEE")]),
+        ("Paris -> Rennes ou Nantes ?", [("Paris", "DEPART"), ("Nantes", "ARRIVEE")]),
+        ("soit Lyon soit Grenoble depuis Annecy", [("Grenoble", "ARRIVEE"), ("Annecy", "DEPART")]),
+    ],
+)
+def test_trip_an_end_offered_with_an_alternative_is_no_trip(nlp, text, ents):
+    trip = nlp.get_pipe("seqkit_trip")(with_ents(nlp, text, ents))._.trip
+    assert trip["is_valid"] is False
+
+
+@pytest.mark.parametrize(
+    "text,ents,expected",
+    [
+        ("de Paris à Lyon, ou plutôt demain", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")], ("Paris", "Lyon")),
+        ("aller ou retour de Brest à Rennes", [("Brest", "DEPART"), ("Rennes", "ARRIVEE")], ("Brest", "Rennes")),
+    ],
+)
+def test_trip_ou_without_an_alternative_place_keeps_the_trip(nlp, text, ents, expected):
+    trip = nlp.get_pipe("seqkit_trip")(with_ents(nlp, text, ents))._.trip
+    assert (trip["departure"], trip["arrival"]) == expected
+
+
+@pytest.mark.parametrize(
+    "text,mention", [("Je quitte Laval vendredi pour Londres", "Londres"), ("de la Gare à Lyon", "Gare")]
+)
+def test_trip_foreign_cities_and_type_words_are_not_kept_as_typed(nlp, text, mention):
+    doc = with_ents(nlp, text, [(mention, "ARRIVEE" if mention == "Londres" else "DEPART")])
+    doc = nlp.get_pipe("seqkit_trip")(doc)
+    assert mention not in [e.text for e in doc.ents]
+
+
+def test_trip_long_mention_is_read_in_linear_time():
+    """A 3,000-token mention tries at most MAX_NAME_TOKENS names per token, not every sub-span."""
+    from spacy_seqkit.travel.places import make_french_places
+    from spacy_seqkit.travel.pipeline.trip_component import MAX_NAME_TOKENS, TripResolver
+
+    class Counting:
+        calls = 0
+
+        def resolve(self, text):
+            Counting.calls += 1
+            return make_french_places().resolve(text)
+
+    resolver = TripResolver(places=Counting())
+    nlp = spacy.blank("fr")
+    text = " ".join(["blabla"] * 3000) + " Lyon"
+    trip = resolver(with_ents(nlp, text, [(text, "ARRIVEE")]))._.trip
+    assert trip["arrival"] == "Lyon"
+    assert Counting.calls <= 1 + MAX_NAME_TOKENS * 3001
+
+
+@pytest.mark.parametrize(
+    "text,ents",
+    [
+        ("Hi, I need a train from Paris to Lyon tomorrow morning", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")]),
+        ("Quiero ir de Paris a Lyon mañana", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")]),
+        ("Ich möchte von Paris nach Lyon fahren", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")]),
+    ],
+)
+def test_trip_a_request_in_another_language_is_invalid(nlp, text, ents):
+    doc = nlp.get_pipe("seqkit_trip")(with_ents(nlp, text, ents))
+    assert doc._.trip["is_valid"] is False and not doc.ents
+
+
+def test_trip_french_requests_with_english_words_stay_trips(nlp):
+    text = "Hello, je veux un train de Paris à Lyon demain, thanks"
+    trip = nlp.get_pipe("seqkit_trip")(with_ents(nlp, text, [("Paris", "DEPART"), ("Lyon", "ARRIVEE")]))._.trip
+    assert (trip["departure"], trip["arrival"]) == ("Paris", "Lyon")
+    nlp2 = spacy.blank("fr")
+    nlp2.add_pipe("seqkit_trip", config={"french_only": False})
+    doc = with_ents(nlp2, "a train from Paris to Lyon please", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")])
+    assert nlp2.get_pipe("seqkit_trip")(doc)._.trip["is_valid"]
+
+
+@pytest.mark.parametrize(
+    "text,ents,expected",
+    [
+        ("trains albi carmaux jeudi", [("carmaux", "ARRIVEE")], ("Albi", "Carmaux")),
+        ("Le dernier TER entre Arras et Douai", [("Arras", "DEPART")], ("Arras", "Douai")),
+        ("CHALONS EN CHAMPAGNE / EPERNAY 8H", [("EPERNAY", "ARRIVEE")], ("Châlons-en-Champagne", "Épernay")),
+    ],
+)
+def test_trip_a_place_beside_the_only_end_is_the_other_end(nlp, text, ents, expected):
+    trip = nlp.get_pipe("seqkit_trip")(with_ents(nlp, text, ents))._.trip
+    assert (trip["departure"], trip["arrival"]) == expected
+
+
+@pytest.mark.parametrize(
+    "text,ents",
+    [
+        ("je pars de brest dmain vers 6h", [("brest", "DEPART")]),
+        ("Je veux aller à Lyon demain", [("Lyon", "ARRIVEE")]),
+    ],
+)
+def test_trip_no_other_end_beside_the_only_end(nlp, text, ents):
+    assert nlp.get_pipe("seqkit_trip")(with_ents(nlp, text, ents))._.trip["is_valid"] is False
+    no_pairs = spacy.blank("fr")
+    no_pairs.add_pipe("seqkit_trip", config={"pair_ends": False})
+    doc = with_ents(no_pairs, "trains albi carmaux jeudi", [("carmaux", "ARRIVEE")])
+    assert no_pairs.get_pipe("seqkit_trip")(doc)._.trip["is_valid"] is False

@@ -1,0 +1,219 @@
+import csv
+import gzip
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from spacy_seqkit.travel.places import FrenchPlaces, normalise
+from spacy_seqkit.travel.places import make_french_places
+from travel_conventions import CONVENTION_STATIONS
+
+COMMUNES = Path(__file__).resolve().parents[3] / "spacy_seqkit" / "travel" / "places" / "data" / "communes.tsv.gz"
+
+
+@pytest.fixture(scope="module")
+def gaz():
+    return make_french_places()
+
+
+@pytest.fixture(scope="module")
+def communes():
+    """The data file itself, read here rather than through the code under test."""
+    with gzip.open(COMMUNES, "rt", encoding="utf8") as f:
+        return list(csv.DictReader(f, delimiter="\t"))
+
+
+def test_gazetteer_has_every_commune_and_the_stations(gaz, communes):
+    assert sum(c["kind"] == "C" for c in communes) > 34000
+    assert {"D", "A", "R"} <= {c["kind"] for c in communes}
+    names = set(gaz.canonical_names())
+    assert {c["name"] for c in communes if c["kind"] != "R"} <= names
+    assert sorted(gaz.station_names()) == sorted(CONVENTION_STATIONS)
+    for name in ["Paris", "Marseille", "Saint-Étienne", "Le Havre", "Dunkerque", "Cherbourg-en-Cotentin",
+                 "Port-Vendres", "Sauxillanges", "Cherbourg-Octeville"]:
+        assert name in names and name in gaz
+    assert "London" not in gaz and "Dunkirk" not in gaz
+
+
+@pytest.mark.parametrize(
+    "mention,expected",
+    [
+        ("Paris", "Paris"), ("paris", "Paris"), ("PARIS", "Paris"),
+        ("marseile", "Marseille"), ("bordeau", "Bordeaux"), ("toulous", "Toulouse"),
+        ("montpelier", "Montpellier"), ("st etienne", "Saint-Étienne"),
+        ("Saint-Etienne", "Saint-Étienne"), ("St-Étienne", "Saint-Étienne"),
+        ("aix en provence", "Aix-en-Provence"), ("Havre", "Le Havre"), ("le havre", "Le Havre"),
+        ("gare de lyon", "Paris Gare de Lyon"), ("Part-Dieu", "Lyon Part-Dieu"),
+        ("part dieu", "Lyon Part-Dieu"), ("St Charles", "Marseille Saint-Charles"),
+        ("Montparnasse", "Paris Montparnasse"), ("monparnasse", "Paris Montparnasse"),
+        ("Paris Gare de Lyon", "Paris Gare de Lyon"), ("Saint-Pierre-des-Corps", "Saint-Pierre-des-Corps"),
+        # short forms and abbreviations; official names
+        ("clermont", "Clermont-Ferrand"), ("Brive", "Brive-la-Gaillarde"), ("aix", "Aix-en-Provence"),
+        ("bdx", "Bordeaux"), ("Dunkerque", "Dunkerque"), ("Cherbourg", "Cherbourg-en-Cotentin"),
+        ("Florac", "Florac Trois Rivières"), ("Bercy", "Paris Bercy"),
+        # small communes are themselves, never another village one edit away
+        ("Sauxillanges", "Sauxillanges"), ("port vendres", "Port-Vendres"), ("Conques", "Conques"),
+        ("Mont-Louis", "Mont-Louis"), ("bourg saint andéol", "Bourg-Saint-Andéol"),
+        ("lons le saunier", "Lons-le-Saunier"), ("st jean pied de port", "Saint-Jean-Pied-de-Port"),
+        ("la seyne sur mer", "La Seyne-sur-Mer"), ("bagneres de luchon", "Bagnères-de-Luchon"),
+        # a typo in a long small name is corrected
+        ("Sauxillange", "Sauxillanges"),
+        # the kind of place and a département around the name
+        ("la gare de Tours", "Tours"), ("gare de Nîmes", "Nîmes"), ("aéroport de Nice", "Nice"),
+        ("centre-ville de Lyon", "Lyon"), ("Tours centre", "Tours"), ("Valence TGV", "Valence"),
+        ("Saint-Denis (93)", "Saint-Denis"), ("valence 26", "Valence"),
+        # arrondissements are their city
+        ("Paris 15e", "Paris"), ("paris 15", "Paris"), ("Lyon 3eme", "Lyon"),
+    ],
+)
+def test_gazetteer_resolve(gaz, mention, expected):
+    assert gaz.resolve(mention) == expected
+
+
+@pytest.mark.parametrize(
+    "text", ["a paris", "de Lyon à Paris", "bonjour", "voyage", "billet", "semaine", "maison",
+             "merci", "xqzwv", "", "   ", "Марсель", "London", "Londres", "Genève",
+             # type words and ordinary words are no places, nor typos of one
+             "gare", "la gare", "aéroport", "centre", "port", "ville", "guichet", "course",
+             "demain", "coute", "mars", "aube", "côte", "roche"],
+)
+def test_gazetteer_resolve_rejects_non_names(gaz, text):
+    assert gaz.resolve(text) is None
+
+
+def test_gazetteer_excluded_mentions(gaz):
+    for text in ("gare", "Londres", "Bruxelles", "guichet", "Messieurs"):
+        assert gaz.is_excluded(text), text
+    for text in ("Port-Boulet", "Tours", "tours", "Marseile", "Aube"):
+        assert not gaz.is_excluded(text), text
+
+
+def test_gazetteer_resolve_type_error(gaz):
+    with pytest.raises(TypeError):
+        gaz.resolve(None)
+
+
+def test_gazetteer_population(gaz):
+    assert gaz.population("Paris") > gaz.population("Lyon") > gaz.population("Albert") >= 500
+    assert gaz.population("Lyon Part-Dieu") == gaz.population("Lyon")
+    assert gaz.population("Atlantis") is None
+
+
+def test_gazetteer_shared_name_takes_most_populous(gaz, communes):
+    pops = [int(c["population"]) for c in communes if c["name"] == "Saint-Sauveur" and c["population"]]
+    assert len(pops) > 1
+    assert gaz.population("Saint-Sauveur") == max(pops)
+
+
+def test_gazetteer_min_population(gaz):
+    towns = make_french_places(min_population=20000)
+    assert towns.resolve("Sauxillanges") is None and gaz.resolve("Sauxillanges") == "Sauxillanges"
+    assert towns.resolve("marseile") == "Marseille"
+    assert len(towns) < 1000 < 30000 < len(gaz)
+
+
+@pytest.mark.parametrize("value", [-1, 1.5, "500", True])
+def test_gazetteer_bad_min_population(value):
+    with pytest.raises(ValueError, match="min_population"):
+        FrenchPlaces(min_population=value)
+
+
+def test_gazetteer_normalise():
+    assert normalise("St-Étienne") == "saint etienne"
+    assert normalise("L'Haÿ-les-Roses") == "l hay les roses"
+    assert normalise("Ste  Foy") == "sainte foy"
+
+
+def test_gazetteer_cheap_to_rebuild_and_fast_repeated_lookups(gaz):
+    gaz.resolve("marseile")
+    start = time.perf_counter()
+    for _ in range(200):
+        assert FrenchPlaces(ordinary_words=gaz.ordinary_words).resolve("marseile") == "Marseille"
+    for _ in range(20000):
+        gaz.resolve("marseile")
+    assert time.perf_counter() - start < 1.0
+
+
+def test_gazetteer_stations_and_typed_forms(gaz):
+    assert gaz.stations_of("Lyon") == ["Lyon Part-Dieu", "Lyon Perrache", "Lyon Saint-Exupéry TGV"]
+    assert gaz.stations_of("Roissy-en-France") == ["Aéroport Charles de Gaulle 2 TGV"]
+    assert gaz.stations_of("Albert") == []
+    assert "Clermont" in gaz.typed_forms("Clermont-Ferrand")
+    assert gaz.typed_forms("Cherbourg-en-Cotentin") == ["Cherbourg"]
+    assert gaz.typed_forms("Bordeaux") == ["bdx"]
+    assert gaz.typed_forms("Lyon") == []
+
+
+def test_gazetteer_shipped_index_is_current_and_equals_a_fresh_build(monkeypatch):
+    """The index shipped in data/ is the one the code builds now (rebuild it with
+    `python scripts/build_gazetteer_index.py` after changing the gazetteer, the stations
+    or the communes), and a process reads it rather than building it."""
+    from spacy_seqkit.travel.places import index as gazetteer
+
+    shipped = gazetteer.read_shipped_index()
+    assert shipped is not None, "data/index.pickle.gz is missing or stale: run scripts/build_gazetteer_index.py"
+    assert shipped == gazetteer.build_index(0)
+    gazetteer.load_index.cache_clear()
+    try:
+        with monkeypatch.context() as patch:
+            patch.setattr(gazetteer, "build_index", lambda min_population: pytest.fail("built, not read"))
+            assert gazetteer.load_index(0) == shipped
+    finally:
+        gazetteer.load_index.cache_clear()
+
+
+def test_gazetteer_stale_index_is_built_instead(tmp_path, monkeypatch):
+    from spacy_seqkit.travel.places import index as gazetteer
+
+    stale = tmp_path / "index.pickle.gz"
+    with gzip.open(stale, "wb") as f:
+        import pickle
+
+        pickle.dump(("another digest", gazetteer.build_index(0)), f)
+    monkeypatch.setattr(gazetteer, "INDEX_FILE", stale)
+    assert gazetteer.read_shipped_index() is None
+    monkeypatch.setattr(gazetteer, "INDEX_FILE", tmp_path / "missing.pickle.gz")
+    assert gazetteer.read_shipped_index() is None
+    gazetteer.load_index.cache_clear()
+    try:
+        assert FrenchPlaces().resolve("marseile") == "Marseille"
+    finally:
+        gazetteer.load_index.cache_clear()
+
+
+def test_fuzzy_match_compares_only_keys_of_the_same_first_letter():
+    """Typo correction compares a name with the keys of its first letter only (the rule
+    it applies anyway): the same answers as comparing with every key."""
+    import string
+
+    from rapidfuzz import process
+    from rapidfuzz.distance import DamerauLevenshtein
+
+    from spacy_seqkit.travel.places import index as gazetteer
+    from spacy_seqkit.travel.places.lookup import fuzzy
+    from spacy_seqkit.travel.places.names import max_edits
+
+    index = gazetteer.load_index(0)
+
+    def every_key(key, keys, limit):
+        matches = process.extract(key, keys, scorer=DamerauLevenshtein.distance, score_cutoff=limit, limit=None)
+        ranked = [(d, index.by_key[c].rank, -index.by_key[c].population, index.by_key[c].name)
+                  for c, d, _ in matches if c[0] == key[0]]
+        return min(ranked)[3] if ranked else None
+
+    def every(keys):
+        return [k for group in keys.values() for k in group]
+
+    rng = random.Random(0)
+    typos = []
+    for key in rng.sample(every(index.fuzzy_keys), 150):
+        chars = list(key)
+        i = rng.randrange(len(chars))
+        chars[i] = rng.choice(string.ascii_lowercase)
+        typos.append("".join(chars))
+    for key in typos + ["marseile", "bordaux", "pariss", "zzzzzzzz"]:
+        for keys in (index.fuzzy_keys, index.big_keys, index.station_keys):
+            limit = max_edits(len(key))
+            assert fuzzy(key, index, keys, limit) == every_key(key, every(keys), limit), key
