@@ -10,7 +10,8 @@ from typing import List, Optional, Union
 from thinc.api import Model
 from thinc.types import Floats2d, Generator
 
-from .layers.attention_encoder import AttentionEncoder, AttentionEncoderConfig
+from .layers.attention import AttentionEncoderConfig
+from .layers.attention_encoder import AttentionEncoder
 from .layers.window import MaxoutWindowConfig, MaxoutWindowEncoder
 from .util import check_choice, check_non_negative_int, check_positive_int
 

@@ -9,6 +9,7 @@ from spacy.language import Language
 from spacy.training import Example
 
 from .extensions import install_rewrite_extensions
+from .util import check_non_negative_int
 
 
 def create_rewrite_reader(
@@ -23,8 +24,7 @@ def create_rewrite_reader(
     lines; `shuffle` shuffles them on every pass (seeded by spaCy's seed)."""
     if path is None:
         raise ValueError("'path' of spacy-seqkit.RewriteCorpus.v1 is not set (null)")
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
-        raise ValueError(f"'limit' must be an integer >= 0, got {limit!r}")
+    check_non_negative_int("limit", limit)
     return RewriteCorpus(Path(path), text_key=text_key, rewrite_key=rewrite_key, limit=limit, shuffle=shuffle)
 
 

@@ -7,7 +7,7 @@ the first value when it is built and one more after every update
 import math
 from typing import Iterator
 
-from .util import check_positive_int
+from .util import check_positive_int, check_positive_number
 
 
 def warmup_rsqrt_rate(step: int, peak_rate: float, warmup_steps: int) -> float:
@@ -25,12 +25,9 @@ def warmup_rsqrt(peak_rate: float, warmup_steps: int) -> Iterator[float]:
         Recommended values are 1e-4 to 1e-3 with Adam.
     warmup_steps (int): Length of the warm-up. Recommended values are 250 to 4000.
     """
-    if isinstance(peak_rate, bool) or not isinstance(peak_rate, (int, float)) or not (
-        0 < peak_rate < math.inf
-    ):
-        raise ValueError(f"'peak_rate' must be a positive number, got {peak_rate!r}")
+    peak_rate = check_positive_number("peak_rate", peak_rate)
     check_positive_int("warmup_steps", warmup_steps)
-    return _warmup_rsqrt_series(float(peak_rate), warmup_steps)
+    return _warmup_rsqrt_series(peak_rate, warmup_steps)
 
 
 def _warmup_rsqrt_series(peak_rate: float, warmup_steps: int) -> Iterator[float]:

@@ -1,30 +1,81 @@
-"""Small helpers shared by the architectures and components."""
-from typing import Any, Iterable
+"""Checks of settings shared by the architectures, components, readers and
+schedules: each raises a ValueError naming the parameter and what it allows,
+and returns the value."""
+import math
+from typing import Any, Iterable, Optional
+
+
+def check_int(name: str, value: Any, low: int = 0, high: Optional[int] = None, high_name: str = "") -> int:
+    """Raise a ValueError naming `name` unless value is an int in [low, high]
+    (`high_name`, if given, says where the upper bound comes from)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+        if high is not None:
+            allowed = f"an integer from {low} to {high_name + '=' if high_name else ''}{high}"
+        else:
+            allowed = "a positive integer" if low == 1 else f"an integer >= {low}"
+        raise ValueError(f"'{name}' must be {allowed}, got {value!r}")
+    return value
 
 
 def check_positive_int(name: str, value: Any) -> int:
     """Raise a ValueError naming `name` unless value is an int >= 1."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"'{name}' must be a positive integer, got {value!r}")
-    return value
+    return check_int(name, value, 1)
 
 
 def check_non_negative_int(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"'{name}' must be an integer >= 0, got {value!r}")
-    return value
+    """Raise a ValueError naming `name` unless value is an int >= 0."""
+    return check_int(name, value, 0)
+
+
+def check_number(name: str, value: Any, low: float = -math.inf, high: float = math.inf, *,
+                 include_low: bool = True, include_high: bool = False) -> float:
+    """Raise a ValueError naming `name` unless value is a number (not a bool)
+    between `low` and `high`, each bound included or not (NaN never is)."""
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if ok:
+        ok = (low <= value if include_low else low < value) and (value <= high if include_high else value < high)
+    if not ok:
+        if high == math.inf:
+            allowed = f"a number {'>=' if include_low else '>'} {low:g}"
+        else:
+            allowed = f"a number in {'[' if include_low else '('}{low:g}, {high:g}{']' if include_high else ')'}"
+        raise ValueError(f"'{name}' must be {allowed}, got {value!r}")
+    return float(value)
+
+
+def check_positive_number(name: str, value: Any) -> float:
+    """Raise a ValueError naming `name` unless value is a finite number > 0."""
+    return check_number(name, value, 0.0, include_low=False)
 
 
 def check_probability(name: str, value: Any) -> float:
     """Raise a ValueError naming `name` unless 0 <= value < 1."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1:
-        raise ValueError(f"'{name}' must be a number in [0, 1), got {value!r}")
-    return float(value)
+    return check_number(name, value, 0.0, 1.0)
+
+
+def check_bool(name: str, value: Any) -> bool:
+    """Raise a ValueError naming `name` unless value is true or false."""
+    if not isinstance(value, bool):
+        raise ValueError(f"'{name}' must be true or false, got {value!r}")
+    return value
 
 
 def check_choice(name: str, value: Any, allowed: Iterable[str]) -> str:
+    """Raise a ValueError naming `name` unless value is one of `allowed`."""
     allowed = tuple(allowed)
     if value not in allowed:
         options = ", ".join(repr(a) for a in allowed)
         raise ValueError(f"'{name}' must be one of {options}, got {value!r}")
+    return value
+
+
+def check_divisible(name: str, value: int, divisor_name: str, divisor: int) -> int:
+    """Raise a ValueError naming both parameters unless `divisor` divides
+    `value` (as a width split into heads), listing the divisors allowed."""
+    if value % divisor:
+        allowed = [d for d in range(1, min(value, 64) + 1) if value % d == 0]
+        raise ValueError(
+            f"'{name}' ({value}) must be divisible by '{divisor_name}' ({divisor}); "
+            f"allowed {divisor_name} for this {name}: {allowed}"
+        )
     return value

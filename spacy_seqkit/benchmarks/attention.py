@@ -10,6 +10,8 @@ Every model is built from a config string, as `spacy train` builds it.
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
+from .report import build_model, config_lines
+
 WIDTH, DEPTH = 96, 4
 BASELINE = "maxout"
 LENGTHS = (8, 32, 128, 512, 2048, 8192)
@@ -97,14 +99,6 @@ PATTERNS = [
 ]
 
 
-def build_encoder(name: str):
-    from spacy.util import registry
-    from thinc.api import Config
-
-    text = "[model]\n" + "\n".join(l.strip() for l in ENCODER_CONFIGS[name].splitlines())
-    return registry.resolve(Config().from_str(text))["model"]
-
-
 def setup_encoder_run(name: str, length: int, n_tokens: int, seed: int) -> Callable[[], Any]:
     """Build the encoder and a batch of n_tokens // length docs of `length`
     tokens; return one `predict` over the batch, already warmed up."""
@@ -112,7 +106,7 @@ def setup_encoder_run(name: str, length: int, n_tokens: int, seed: int) -> Calla
     from thinc.api import fix_random_seed
 
     fix_random_seed(seed)
-    model = build_encoder(name)
+    model = build_model(ENCODER_CONFIGS[name])
     rng = numpy.random.default_rng(seed)
     n_docs = max(n_tokens // length, 1)
     docs = [rng.standard_normal((length, WIDTH)).astype("float32") for _ in range(n_docs)]
@@ -158,8 +152,7 @@ def build_pipeline(name: str, seed: int):
     from thinc.api import Config, fix_random_seed
 
     fix_random_seed(seed)
-    encoder = "@architectures" + ENCODER_CONFIGS[name].split("@architectures", 1)[1]
-    encoder = "\n".join(l.strip() for l in encoder.splitlines())
+    encoder = config_lines(ENCODER_CONFIGS[name])
     config = Config().from_str(PIPELINE_CONFIG.format(width=WIDTH, encoder=encoder))
     nlp = load_model_from_config(config, auto_fill=True, validate=True)
     gold = make_requests(nlp, 20, seed)

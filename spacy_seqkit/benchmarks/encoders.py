@@ -7,6 +7,8 @@ user's `spacy train` builds it.
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional
 
+from .report import build_model
+
 WIDTH, DEPTH, WINDOW, PIECES = 96, 4, 1, 3
 BASELINE = "spacy.MaxoutWindowEncoder.v2"
 
@@ -48,25 +50,8 @@ rows = [5000, 1000, 2500, 2500]
 include_static_vectors = false
 
 [model.encode]
-{encoder}
+{block}
 """
-
-
-def build_encoder(name: str):
-    from spacy.util import registry
-    from thinc.api import Config
-
-    text = "[model]\n" + "\n".join(l.strip() for l in ENCODER_CONFIGS[name].splitlines())
-    return registry.resolve(Config().from_str(text))["model"]
-
-
-def build_tok2vec(name: str):
-    from spacy.util import registry
-    from thinc.api import Config
-
-    encoder = "\n".join(l.strip() for l in ENCODER_CONFIGS[name].splitlines())
-    text = TOK2VEC_CONFIG.format(width=WIDTH, encoder=encoder)
-    return registry.resolve(Config().from_str(text))["model"]
 
 
 def doc_lengths(n_docs: int, seed: int) -> List[int]:
@@ -117,9 +102,9 @@ def setup_run(kind: str, name: str, mode: str, n_docs: int, batch_size: int, see
 
     fix_random_seed(seed)
     if kind == "encoder":
-        model, data = build_encoder(name), make_vectors(n_docs, seed)
+        model, data = build_model(ENCODER_CONFIGS[name]), make_vectors(n_docs, seed)
     else:
-        model, data = build_tok2vec(name), make_docs(n_docs, seed)
+        model, data = build_model(ENCODER_CONFIGS[name], TOK2VEC_CONFIG, width=WIDTH), make_docs(n_docs, seed)
     model.initialize(X=data[:10])
     groups = batches(data, batch_size)
     if mode == "predict":

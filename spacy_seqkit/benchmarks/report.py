@@ -1,5 +1,6 @@
-"""Shared plumbing of the benchmarks: thread pinning, timing, table, JSON, PNG
-(the PNG only where matplotlib, of the `bench` extra, is installed)."""
+"""Shared plumbing of the benchmarks: thread pinning, models built from config
+strings, timing, table, JSON, PNG (the PNG only where matplotlib, of the
+`bench` extra, is installed)."""
 import json
 import os
 import platform
@@ -42,6 +43,22 @@ def environment(n_threads: int) -> Dict[str, Any]:
         "torch": torch.__version__,
         "device": "cuda" if torch.cuda.is_available() else "cpu",
     }
+
+
+def config_lines(block: str) -> str:
+    """An indented block of config settings (`@architectures = ...` and its
+    arguments, as the benchmarks write them in Python strings) as config lines."""
+    return "\n".join(line.strip() for line in block.splitlines())
+
+
+def build_model(block: str, template: str = "[model]\n{block}", **values: Any):
+    """The `[model]` of `template` with `block` (and `values`) filled in,
+    resolved from the config string as `spacy train` resolves it."""
+    from spacy.util import registry
+    from thinc.api import Config
+
+    text = template.format(block=config_lines(block), **values)
+    return registry.resolve(Config().from_str(text))["model"]
 
 
 def best_time(fn: Callable[[], Any], repeats: int = 3, warmup: int = 1) -> float:

@@ -1,5 +1,6 @@
 """`python -m spacy_seqkit benchmark ...`: speed and memory benchmarks (table, JSON, PNG)."""
 from pathlib import Path
+from typing import Dict
 
 import typer
 
@@ -49,11 +50,8 @@ def benchmark_decoding(
     softmax / negative sampling / hierarchical output layers."""
     sizes = _positive_ints(vocab_sizes, "--vocab-sizes", minimum=2, what="vocabulary sizes")
     lengths = _positive_ints(target_lengths, "--target-lengths", minimum=1, what="target lengths")
-    for hint, value in (("--n-sentences", n_sentences), ("--beam-size", beam_size),
-                        ("--batch-size", batch_size), ("--repeats", repeats),
-                        ("--n-cache-sentences", n_cache_sentences)):
-        if value < 1:
-            raise typer.BadParameter(f"must be a positive integer, got {value}", param_hint=hint)
+    _at_least(1, {"--n-sentences": n_sentences, "--beam-size": beam_size, "--batch-size": batch_size,
+                  "--repeats": repeats, "--n-cache-sentences": n_cache_sentences})
     from ..benchmarks.report import pin_threads
 
     pin_threads(threads)
@@ -79,6 +77,14 @@ def _positive_ints(text: str, hint: str, minimum: int, what: str) -> list:
     return values
 
 
+def _at_least(minimum: int, options: Dict[str, int]) -> None:
+    """A BadParameter naming the first option below `minimum`."""
+    for hint, value in options.items():
+        if value < minimum:
+            raise typer.BadParameter(f"must be {'a positive integer' if minimum == 1 else f'{minimum} or more'}, "
+                                     f"got {value}", param_hint=hint)
+
+
 @benchmark_app.command("attention")
 def benchmark_attention(
     out_dir: Path = typer.Option(DEFAULT_BENCH_DIR, "--out", "-o", help="Where JSON and PNG go"),
@@ -92,12 +98,8 @@ def benchmark_attention(
     """Attention encoder (full, local, linear) vs the maxout encoder: words/s
     and peak memory by sequence length (log-log PNG), and ner pipelines on
     short docs."""
-    try:
-        seq_lengths = [int(n) for n in lengths.split(",")]
-    except ValueError:
-        raise typer.BadParameter(f"comma-separated integers expected, got {lengths!r}", param_hint="--lengths")
-    if not seq_lengths or min(seq_lengths) < 1 or n_tokens < 1:
-        raise typer.BadParameter("lengths and --n-tokens must be positive", param_hint="--lengths")
+    seq_lengths = _positive_ints(lengths, "--lengths", minimum=1, what="lengths")
+    _at_least(1, {"--n-tokens": n_tokens})
     from ..benchmarks.report import pin_threads
 
     pin_threads(threads)

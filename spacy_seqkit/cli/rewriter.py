@@ -51,7 +51,7 @@ def attention_map_command(
 
 def _attention_maps(nlp, text: str, rewrite):
     """(maps, title) of the pipeline's rewriter, else of its attention encoder."""
-    from ..layers.attention_encoder import recorded_attention
+    from ..layers.attention import recorded_attention
     from ..layers.seq2seq.alignment import AttentionMap, rewrite_attention
 
     rewriters = [name for name, factory in nlp.pipe_factories.items() if factory == "seqkit_rewriter"]

@@ -18,7 +18,17 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model, set_dropout_rate
 
 from ..extensions import install_rewrite_extensions
-from ..util import check_choice, check_non_negative_int, check_positive_int
+from ..layers.decoding import SEARCHES, build_length_penalty
+from ..layers.seq2seq import (
+    VOCAB_KEYS,
+    RewriteBatch,
+    build_torch_layer,
+    is_built,
+    predict_rewrites,
+    set_vocabularies,
+    vocabularies_from_data,
+)
+from ..util import check_choice, check_non_negative_int, check_positive_int, check_positive_number
 
 # The architecture's own defaults apply, but for the settings that deliberately
 # differ from them.
@@ -28,10 +38,6 @@ default_model_config = """
 label_smoothing = 0.1
 """
 DEFAULT_REWRITER_MODEL = Config().from_str(default_model_config)["model"]
-
-# The vocabularies, and the BPE model of "pieces" units (base64): what the
-# model is rebuilt from before its weights are read.
-VOCAB_KEYS = ("source_vocab", "target_vocab", "target_counts", "source_width", "pieces_model")
 
 install_rewrite_extensions()
 
@@ -113,15 +119,12 @@ class Rewriter(TrainablePipe):
         scorer: Optional[Callable] = None,
     ) -> None:
         """The decoding settings have their defaults in the factory's config."""
-        from ..layers.decoding import SEARCHES, build_length_penalty
-
         check_choice("search", search, SEARCHES)
         check_positive_int("beam_size", beam_size)
         check_positive_int("n_best", n_best)
         check_non_negative_int("max_length_extra", max_length_extra)
         build_length_penalty(length_penalty, length_alpha)  # a ValueError naming a bad one
-        if isinstance(max_length_ratio, bool) or not isinstance(max_length_ratio, (int, float)) or max_length_ratio <= 0:
-            raise ValueError(f"'max_length_ratio' must be a number > 0, got {max_length_ratio!r}")
+        check_positive_number("max_length_ratio", max_length_ratio)
         install_rewrite_extensions()
         self.vocab = vocab
         self.model = model
@@ -142,8 +145,6 @@ class Rewriter(TrainablePipe):
         return {key: self.cfg[key] for key in VOCAB_KEYS}
 
     def predict(self, docs: Iterable[Doc]) -> List[List[Tuple[str, float]]]:
-        from ..layers.seq2seq import is_built, predict_rewrites
-
         docs = list(docs)
         if not is_built(self.model):
             raise ValueError(f"The '{self.name}' component is not initialized: run nlp.initialize() or train it")
@@ -174,8 +175,6 @@ class Rewriter(TrainablePipe):
     ) -> Dict[str, float]:
         """One teacher-forced step on the examples with a gold rewrite; the loss
         (mean per target unit) is computed in torch inside the model."""
-        from ..layers.seq2seq import RewriteBatch
-
         if losses is None:
             losses = {}
         losses.setdefault(self.name, 0.0)
@@ -209,8 +208,6 @@ class Rewriter(TrainablePipe):
     ) -> None:
         """Build the vocabularies from all examples (or take them from `labels`,
         as written by `spacy init labels`), then the model."""
-        from ..layers.seq2seq import set_vocabularies, vocabularies_from_data
-
         validate_get_examples(get_examples, "Rewriter.initialize")
         gold = [eg for eg in get_examples() if eg.reference._.rewrite is not None]
         if not gold and labels is None:
@@ -236,8 +233,6 @@ class Rewriter(TrainablePipe):
 
     # -- serialization: cfg first, then build the module, then the weights
     def _build_from_cfg(self) -> None:
-        from ..layers.seq2seq import build_torch_layer, set_vocabularies
-
         if self.cfg.get("target_vocab") is None:
             raise ValueError(f"'{self.name}': no vocabulary in the saved cfg; was it trained?")
         set_vocabularies(self.model, self.cfg)

@@ -18,6 +18,8 @@ from typing import Optional, Sequence, Tuple, Union
 import numpy
 import torch
 
+from ..util import check_number
+
 Counts = Union[Sequence[float], numpy.ndarray]
 
 
@@ -81,8 +83,7 @@ def noise_distribution(counts: Counts, power: float = 0.75) -> numpy.ndarray:
     uniform, so sampling stays defined.
     """
     arr = _as_counts(counts)
-    if not isinstance(power, (int, float)) or isinstance(power, bool) or power < 0:
-        raise ValueError(f"'power' must be a number >= 0, got {power!r}")
+    check_number("power", power, 0.0)
     weights = numpy.where(arr > 0, arr**power, 0.0)
     total = weights.sum()
     if total <= 0:

@@ -5,10 +5,10 @@ Python round trip per doc, so every helper here concatenates first and moves
 one contiguous array across (zero-copy on CPU, DLPack on GPU).
 """
 import functools
-from typing import Callable, List, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Sequence, Tuple, Union
 
 import numpy
-from thinc.api import ArgsKwargs, Model
+from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2
 from thinc.types import Floats2d
 from thinc.util import torch2xp, xp2torch
 
@@ -140,3 +140,35 @@ def with_empty_guard(model: Model, Xs: List[Floats2d], is_train: bool, width: in
         return [model.ops.alloc2f(*X.shape) for X in Xs]
 
     return Ys, backprop
+
+
+def ListEncoder(name: str, module: Any, layout: Layout, width: int, check: Callable[[Model, List[Floats2d]], None],
+                attrs: Dict[str, Any]) -> Model[List[Floats2d], List[Floats2d]]:
+    """A thinc Model over lists of (n_tokens, width) arrays around a torch
+    `module` that encodes every token of the batch at once, in `layout`.
+    `check(model, Xs)` raises a clear error on bad inputs (both picklable:
+    module-level functions or partials of them); docs with no tokens at all
+    need no torch call."""
+    torch_layer = PyTorchWrapper_v2(
+        module, convert_inputs=list2tensor_inputs(layout), convert_outputs=tensor2list_outputs
+    )
+    return Model(
+        name,
+        functools.partial(_list_encoder_forward, check),
+        init=functools.partial(_list_encoder_init, check),
+        layers=[torch_layer],
+        dims={"nI": width, "nO": width},
+        attrs=attrs,
+    )
+
+
+def _list_encoder_forward(check: Callable, model: Model, Xs: List[Floats2d], is_train: bool):
+    if not any(X.shape[0] for X in Xs):
+        return with_empty_guard(model, Xs, is_train, model.get_dim("nO"))
+    check(model, Xs)
+    return model.layers[0](Xs, is_train)
+
+
+def _list_encoder_init(check: Callable, model: Model, X=None, Y=None) -> None:
+    if X is not None and len(X):
+        check(model, X)

@@ -34,7 +34,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import torch
 
-from ..util import check_choice
+from ..util import check_choice, check_int, check_number, check_positive_int
 
 Hypothesis = Tuple[List[int], float]
 StepFn = Callable[[torch.Tensor, Any], Tuple[torch.Tensor, Any]]
@@ -77,9 +77,7 @@ def build_length_penalty(name: Union[str, float] = "none", alpha: float = 0.0) -
             raise ValueError(f"'length_penalty' as a number is GNMT's alpha, >= 0; got {name!r}")
         name, alpha = "gnmt", float(name)
     check_choice("length_penalty", name, LENGTH_PENALTIES)
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or alpha < 0:
-        raise ValueError(f"'length_alpha' must be a number >= 0, got {alpha!r}")
-    return functools.partial(LENGTH_PENALTIES[name], alpha=float(alpha))
+    return functools.partial(LENGTH_PENALTIES[name], alpha=check_number("length_alpha", alpha, 0.0))
 
 
 NO_LENGTH_PENALTY = build_length_penalty("none")
@@ -98,10 +96,8 @@ def _cannot_improve(best_alive: float, finished: List[Hypothesis], k: int, max_l
 
 
 def _check(beam_size: int, n_best: int) -> None:
-    if isinstance(beam_size, bool) or not isinstance(beam_size, int) or beam_size < 1:
-        raise ValueError(f"'beam_size' must be a positive integer, got {beam_size!r}")
-    if isinstance(n_best, bool) or not isinstance(n_best, int) or not 1 <= n_best <= beam_size:
-        raise ValueError(f"'n_best' must be between 1 and beam_size={beam_size}, got {n_best!r}")
+    check_positive_int("beam_size", beam_size)
+    check_int("n_best", n_best, 1, beam_size, "beam_size")
 
 
 def greedy_search(

@@ -15,17 +15,11 @@ from typing import Callable, Dict, List, Sequence, Union
 
 import torch
 import torch.nn.functional as F
-from thinc.api import Model, PyTorchWrapper_v2
+from thinc.api import Model
 from thinc.types import Floats2d
 
 from ..util import check_choice, check_positive_int, check_probability
-from .convert import (
-    check_widths,
-    gapped_index,
-    list2tensor_inputs,
-    tensor2list_outputs,
-    with_empty_guard,
-)
+from .convert import ListEncoder, check_widths, gapped_index
 
 Dilation = Union[int, Sequence[int], str]
 
@@ -130,17 +124,12 @@ def MaxoutWindowEncoder(config: MaxoutWindowConfig) -> Model[List[Floats2d], Lis
     dilations = config.dilations
     module = MaxoutWindowStack(config.width, config.window_size, config.maxout_pieces, dilations, config.dropout)
     gap = config.window_size * max(dilations)
-    torch_layer = PyTorchWrapper_v2(
-        module,
-        convert_inputs=list2tensor_inputs(functools.partial(gapped_index, gap=gap)),
-        convert_outputs=tensor2list_outputs,
-    )
-    return Model(
+    return ListEncoder(
         "seqkit_maxout_window",
-        forward,
-        init=init,
-        layers=[torch_layer],
-        dims={"nI": config.width, "nO": config.width},
+        module,
+        functools.partial(gapped_index, gap=gap),
+        config.width,
+        check_inputs,
         attrs={
             "receptive_field": receptive_field(config.window_size, dilations),
             "dilations": dilations,
@@ -148,13 +137,5 @@ def MaxoutWindowEncoder(config: MaxoutWindowConfig) -> Model[List[Floats2d], Lis
     )
 
 
-def forward(model: Model, Xs: List[Floats2d], is_train: bool):
-    if not any(X.shape[0] for X in Xs):
-        return with_empty_guard(model, Xs, is_train, model.get_dim("nO"))
+def check_inputs(model: Model, Xs: List[Floats2d]) -> None:
     check_widths(model, Xs, "MaxoutWindowEncoder")
-    return model.layers[0](Xs, is_train)
-
-
-def init(model: Model, X=None, Y=None) -> None:
-    if X is not None:
-        check_widths(model, X, "MaxoutWindowEncoder")

@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 from typing import Any, Dict, Iterable, Union
 
-from ..util import check_choice, check_positive_int
+from ..util import check_choice, check_divisible, check_int, check_positive_int
 from .camembert import CONFIG_FILE, FAIRSEQ_OFFSET, SENTENCEPIECE_FILE, WEIGHT_FILES
 
 
@@ -37,10 +37,9 @@ def build_tiny_camembert(
                         ("intermediate_width", intermediate_width), ("n_pieces", n_pieces)):
         check_positive_int(name, value)
     check_choice("weights", weights, ("safetensors", "bin"))
-    if width % n_heads:
-        raise ValueError(f"'width' ({width}) must be a multiple of 'n_heads' ({n_heads})")
-    if max_position_embeddings < 3:
-        raise ValueError(f"'max_position_embeddings' must be >= 3, got {max_position_embeddings!r}")
+    check_divisible("width", width, "n_heads", n_heads)
+    # RoBERTa's positions start after the padding index (1), so 3 is the least that holds one token.
+    check_int("max_position_embeddings", max_position_embeddings, 3)
     texts = [t for t in texts if t.strip()]
     if not texts:
         raise ValueError("'texts' has no non-empty sentence to train the tokenizer on")

@@ -2,7 +2,7 @@
 from dataclasses import dataclass
 from typing import Optional
 
-from ..util import check_choice, check_non_negative_int, check_positive_int, check_probability
+from ..util import check_choice, check_non_negative_int, check_number, check_positive_int, check_probability
 from .model import OUTPUT_ROWS
 
 # The models, with word2vec.c's initial learning rate of each.
@@ -50,10 +50,7 @@ class Word2VecConfig:
         if self.lr is None:
             self.lr = DEFAULT_LR[self.model]
         for name in ("lr", "min_lr"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 10:
-                raise ValueError(f"'{name}' must be a number in (0, 10), got {value!r}")
-        if isinstance(self.cap, bool) or not isinstance(self.cap, (int, float)) or self.cap < 0:
-            raise ValueError(f"'cap' must be a number >= 0 (0 = no cap), got {self.cap!r}")
+            check_number(name, getattr(self, name), 0.0, 10.0, include_low=False)
+        check_number("cap", self.cap, 0.0)  # 0: no cap
         if self.min_lr > self.lr:
             raise ValueError(f"'min_lr' ({self.min_lr}) must not exceed 'lr' ({self.lr})")

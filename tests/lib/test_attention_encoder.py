@@ -12,7 +12,7 @@ from spacy.training import Example
 from spacy.util import load_model_from_config, registry
 from thinc.api import Config, fix_random_seed
 
-from spacy_seqkit.layers.attention_encoder import (
+from spacy_seqkit.layers.attention import (
     ATTENTION_MODES,
     linear_attention,
     local_attention,
@@ -231,7 +231,7 @@ def test_attention_weights_are_what_each_mode_attends_with(attention):
 
 
 def test_attention_encoder_records_its_attention_for_pictures():
-    from spacy_seqkit.layers.attention_encoder import recorded_attention
+    from spacy_seqkit.layers.attention import recorded_attention
 
     model = make_encoder("full", "sinusoidal")
     Xs = random_docs([7])
@@ -248,7 +248,7 @@ def test_attention_encoder_records_its_attention_for_pictures():
 def test_positions_with_an_offset_continue_the_sequence():
     """Positions of a step at `offset` (incremental decoding) are those of the
     same position in the whole sequence."""
-    from spacy_seqkit.layers.attention_encoder import POSITIONS
+    from spacy_seqkit.layers.attention import POSITIONS
 
     torch.manual_seed(0)
     X = torch.randn(2, 9, 8)
@@ -285,6 +285,17 @@ def test_attention_encoder_gradients_reach_every_parameter(attention):
         assert param.grad is not None, name
         assert torch.isfinite(param.grad).all(), name
         assert param.grad.abs().sum() > 0, name
+
+
+def test_attention_encoder_keeps_the_weight_names_saved_pipelines_hold():
+    """Saved pipelines load their weights by these names: moving the blocks
+    between modules must not rename them."""
+    model = make_encoder("local", "learned", seed=0)
+    block = ["ffn_in", "ffn_out", "norm_attn", "norm_ffn", "out", "qkv"]
+    expected = {f"blocks.{i}.{name}.{p}" for i in range(2) for name in block for p in ("weight", "bias")}
+    expected |= {"final_norm.weight", "final_norm.bias", "positions.weight"}
+    assert set(model.layers[0].shims[0]._model.state_dict()) == expected
+    assert [node.name for node in model.walk()][:2] == ["seqkit_attention_encoder", "pytorch"]
 
 
 @pytest.mark.parametrize("attention", ATTENTION_MODES)

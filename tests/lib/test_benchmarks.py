@@ -45,3 +45,13 @@ def test_benchmark_decoding_names_the_bad_option(args, option):
     assert option in result.output
     if option != "--vocab-sizes":
         assert "--vocab-sizes" not in result.output
+
+
+@pytest.mark.parametrize(
+    "args,option",
+    [(["--lengths", "8,0"], "--lengths"), (["--lengths", "8,x"], "--lengths"), (["--n-tokens", "0"], "--n-tokens")],
+)
+def test_benchmark_attention_names_the_bad_option(args, option):
+    result = CliRunner().invoke(app, ["benchmark", "attention", *args])
+    assert result.exit_code == 2
+    assert option in result.output

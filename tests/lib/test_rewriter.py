@@ -480,7 +480,7 @@ def test_rewriter_loads_weights_saved_under_the_old_flat_keys():
     encoder.0.0, ...): they load into today's parts."""
     from spacy_seqkit.architectures import build_seq2seq_rewriter_v1
     from spacy_seqkit.layers.seq2seq import torch_module
-    from spacy_seqkit.layers.seq2seq.module import upgrade_state_dict_keys
+    from spacy_seqkit.layers.seq2seq.recurrent import upgrade_state_dict_keys
 
     nlp = spacy.blank("en")
     words = _words(6)

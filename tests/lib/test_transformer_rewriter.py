@@ -200,7 +200,7 @@ def test_transformer_rewriter_doc_alone_equals_doc_in_a_batch_of_longer_ones(tra
 
 
 def test_transformer_rewriter_shares_the_attention_encoder_block_and_ties_weights():
-    from spacy_seqkit.layers.attention_encoder import AttentionStack, EncoderBlock
+    from spacy_seqkit.layers.attention import AttentionStack, EncoderBlock
     from spacy_seqkit.layers.seq2seq.transformer_decoder import DecoderBlock
 
     nlp = initialized({"copy": True})
@@ -345,7 +345,7 @@ def test_rewriters_learn_bpe_pieces_at_initialize(architecture, tmp_path):
 
 
 def test_recurrent_rewriter_gru_cell_trains_and_round_trips():
-    from spacy_seqkit.layers.seq2seq import Seq2SeqModule
+    from spacy_seqkit.layers.seq2seq import RecurrentModule
 
     fix_random_seed(0)
     nlp = spacy.blank("en")
@@ -355,7 +355,7 @@ def test_recurrent_rewriter_gru_cell_trains_and_round_trips():
         "beam_size": 3, "n_best": 2})
     loss = train(nlp, TRAIN_WORDS, REVERSED, 150, learn_rate=0.01)
     module = torch_module(nlp.get_pipe("seqkit_rewriter").model)
-    assert isinstance(module, Seq2SeqModule) and isinstance(module.decoder, torch.nn.GRU)
+    assert isinstance(module, RecurrentModule) and isinstance(module.decoder, torch.nn.GRU)
     assert module.encoder.init_c is None and "c" not in start_search(
         nlp.get_pipe("seqkit_rewriter").model, [nlp.make_doc("abc")]).state
     assert loss < 0.1

@@ -16,8 +16,8 @@ import srsly
 from thinc.api import Model
 from thinc.model import deserialize_attr, serialize_attr
 
-from ...util import check_choice, check_non_negative_int, check_positive_int, check_probability
-from ..attention_encoder import AttentionEncoderConfig
+from ...util import check_bool, check_choice, check_non_negative_int, check_positive_int, check_probability
+from ..attention import AttentionEncoderConfig
 from ..output_layers import OUTPUT_LAYERS, output_layer_name
 from .attention import DECODER_ATTENTIONS
 from .encoder import RECURRENT_CELLS
@@ -174,8 +174,7 @@ class TransformerRewriterConfig(UnitsConfig):
         for name in ("encoder_depth", "decoder_depth"):
             check_positive_int(name, getattr(self, name))
         for name in ("previous_unit", "selective_read"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"'{name}' must be true or false, got {getattr(self, name)!r}")
+            check_bool(name, getattr(self, name))
         if self.selective_read and not self.copy:
             raise ValueError("'selective_read' reads the source positions a unit was copied from: it needs 'copy' = true")
         self.encoder_config()

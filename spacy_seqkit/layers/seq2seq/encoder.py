@@ -37,7 +37,7 @@ def place_source(src: torch.Tensor, index: Tuple[torch.Tensor, torch.Tensor], en
     return flat.index_copy(0, end_index, end.expand(B, W)).view(B, S, W)
 
 
-class BiLSTMEncoder(torch.nn.Module):
+class RecurrentEncoder(torch.nn.Module):
     """`depth` bidirectional layers of `cell` ("lstm" or "gru"); `n_source` > 0
     embeds unit ids, 0 takes vectors of `source_width` and appends the learned
     end marker."""

@@ -17,11 +17,14 @@ from thinc.util import torch2xp, xp2torch
 
 from ..convert import padded_index
 from .config import RewriterConfig, TransformerRewriterConfig, UnitsConfig
-from .module import ModuleConfig, Seq2SeqModule
+from .recurrent import RecurrentModuleConfig, RecurrentModule
 from .transformer import TransformerModule
 from .units import SOURCE_TYPES, Pieces, UnitIds, UnitVocabularies, build_vocab, split_units, uses_pieces
 
-VOCAB_ATTRS = ("source_vocab", "target_vocab", "target_counts", "source_width", "pieces_model")
+# The vocabularies, and the BPE model of "pieces" units (base64): what the
+# module is rebuilt from before its weights are read; in the model's attrs and
+# in the rewriter component's cfg.
+VOCAB_KEYS = ("source_vocab", "target_vocab", "target_counts", "source_width", "pieces_model")
 
 
 class RewriteBatch(NamedTuple):
@@ -50,7 +53,7 @@ def Seq2SeqRewriter(config: UnitsConfig, embed: Optional[Model] = None) -> Model
         init=init,
         layers=[embed] if embed is not None else [],
         refs={"embed": embed} if embed is not None else {},
-        attrs={"config": config, **{key: None for key in VOCAB_ATTRS}},
+        attrs={"config": config, **{key: None for key in VOCAB_KEYS}},
     )
 
 
@@ -103,8 +106,8 @@ def init(model: Model, X=None, Y=None) -> None:
     build_torch_layer(model)
 
 
-def recurrent_module(config: RewriterConfig, units: UnitVocabularies, source_width: int) -> Seq2SeqModule:
-    module_config = ModuleConfig(
+def recurrent_module(config: RewriterConfig, units: UnitVocabularies, source_width: int) -> RecurrentModule:
+    module_config = RecurrentModuleConfig(
         n_source=units.n_source,
         source_width=source_width,
         target_counts=units.target_counts,
@@ -118,7 +121,7 @@ def recurrent_module(config: RewriterConfig, units: UnitVocabularies, source_wid
         copy=config.copy,
         cell=config.cell,
     )
-    return Seq2SeqModule(module_config, units)
+    return RecurrentModule(module_config, units)
 
 
 # The torch module of each kind of rewriter, by its config's type.
@@ -147,7 +150,7 @@ def is_built(model: Model) -> bool:
 
 
 def torch_module(model: Model) -> torch.nn.Module:
-    """The torch module of a built rewriter (Seq2SeqModule or TransformerModule)."""
+    """The torch module of a built rewriter (RecurrentModule or TransformerModule)."""
     return model.get_ref("seq2seq").shims[0]._model
 
 

@@ -23,7 +23,8 @@ from typing import List, NamedTuple, Optional, Tuple
 import torch
 import torch.nn.functional as F
 
-from ..attention_encoder import POSITIONS, AttentionEncoderConfig, EncoderBlock
+from ..attention import POSITIONS, AttentionEncoderConfig, EncoderBlock
+from ..attention.modes import softmax_weights
 from .transformer_encoder import embedding
 
 KeyValue = Tuple[torch.Tensor, torch.Tensor]  # each (rows, heads, len, head_width)
@@ -68,14 +69,12 @@ class DecoderBlock(EncoderBlock):
         real source positions. Returns (Y', weights (rows, heads, len, S) or None)."""
         q = self.split(self.cross_q(self.norm_cross(Y)))
         k, v = memory_kv
-        allowed = mask[:, None, None, :]
         weights = None
         if need_weights:
-            scores = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
-            weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), -1)
+            weights = softmax_weights(q, k, mask)
             Z = F.dropout(weights, self.dropout_p(), self.training) @ v
         else:
-            Z = F.scaled_dot_product_attention(q, k, v, attn_mask=allowed, dropout_p=self.dropout_p())
+            Z = F.scaled_dot_product_attention(q, k, v, attn_mask=mask[:, None, None, :], dropout_p=self.dropout_p())
         return Y + self.dropout(self.merge_heads(Z, self.cross_out)), weights
 
     def forward(self, Y, memory_kv: KeyValue, mask, past: Optional[KeyValue] = None, need_weights: bool = False):

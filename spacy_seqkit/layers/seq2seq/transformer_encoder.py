@@ -18,7 +18,7 @@ from typing import List, NamedTuple, Optional, Tuple
 import torch
 import torch.nn.functional as F
 
-from ..attention_encoder import AttentionEncoderConfig, AttentionStack
+from ..attention import POSITIONS, AttentionEncoderConfig, AttentionStack
 from .encoder import place_source
 from .units import PAD
 
@@ -35,7 +35,7 @@ class TransformerEncoder(torch.nn.Module):
         super().__init__()
         width = config.width
         self.width = width
-        self.max_length = config.max_length if self.bounded(config) else None
+        self.max_length = config.max_length if POSITIONS[config.positions].bounded else None
         if n_source:
             self.src_embed = embedding(n_source, width)
             self.src_proj = None
@@ -45,10 +45,6 @@ class TransformerEncoder(torch.nn.Module):
             self.src_end = torch.nn.Parameter(torch.zeros(source_width))
         self.stack = AttentionStack(config)
         self.previous = torch.nn.Linear(width, width) if previous_unit else None
-
-    @staticmethod
-    def bounded(config: AttentionEncoderConfig) -> bool:
-        return config.positions == "learned"
 
     def forward(self, src, index: Optional[Tuple[torch.Tensor, torch.Tensor]], lengths: List[int]) -> EncodedSource:
         B, S = len(lengths), max(lengths)

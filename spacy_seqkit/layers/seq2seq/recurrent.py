@@ -1,6 +1,6 @@
 """The recurrent rewriter's torch module: encoder, decoder attention, LSTM (or
 GRU) decoder, output layer and optional copy mechanism, built from a
-`ModuleConfig`.
+`RecurrentModuleConfig`.
 
 Training (`forward`) computes the mean loss per target unit with teacher
 forcing and scheduled sampling; inference uses `decode_step` and `reorder`
@@ -14,13 +14,13 @@ import torch
 from ..output_layers import build_output_layer
 from .attention import DECODER_ATTENTIONS
 from .copy import CopyMechanism
-from .encoder import RECURRENT_CELLS, BiLSTMEncoder, has_cell_state
+from .encoder import RECURRENT_CELLS, RecurrentEncoder, has_cell_state
 from .readout import Readout
 from .units import PAD, UNK, UnitVocabularies
 
 
 @dataclass(frozen=True)
-class ModuleConfig:
+class RecurrentModuleConfig:
     """Sizes and choices of the torch module (as nanoGPT's GPTConfig)."""
 
     n_source: int  # source units to embed; 0: token vectors of source_width
@@ -37,11 +37,11 @@ class ModuleConfig:
     cell: str = "lstm"  # a name in RECURRENT_CELLS
 
 
-class Seq2SeqModule(torch.nn.Module, Readout):
+class RecurrentModule(torch.nn.Module, Readout):
     """Encoder, attention, decoder and output layer; search lives in decoding.py.
     `units`, the vocabularies it was built from, holds their lookups."""
 
-    def __init__(self, config: ModuleConfig, units: Optional[UnitVocabularies] = None):
+    def __init__(self, config: RecurrentModuleConfig, units: Optional[UnitVocabularies] = None):
         super().__init__()
         H, E = config.hidden_width, config.embed_width
         self.config = config
@@ -52,7 +52,7 @@ class Seq2SeqModule(torch.nn.Module, Readout):
         self.has_cell_state = has_cell_state(config.cell)
         # Parameters are created in this order: it is the order in which they
         # draw from the seeded RNG.
-        self.encoder = BiLSTMEncoder(
+        self.encoder = RecurrentEncoder(
             config.n_source, config.source_width, E, H, config.depth, config.dropout, config.cell
         )
         self.tgt_embed = torch.nn.Embedding(self.n_target, E, padding_idx=PAD)
