@@ -1,4 +1,4 @@
-"""Turn the hand-written sources (test.txt, dev.txt, blind.txt, holdout.txt) into corpus/<name>.jsonl.
+"""Turn the hand-written sources (test.txt, dev.txt, blind.txt, holdout.txt, stations.txt) into corpus/<name>.jsonl.
 
 Source format, one request per line (blank lines and lines starting with "#" are skipped):
 
@@ -22,7 +22,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE.parent
-SETS = {"test": "t", "dev": "d", "blind": "b", "holdout": "h"}
+SETS = {"test": "t", "dev": "d", "blind": "b", "holdout": "h", "stations": "s"}
 VALID = {"ok", "via"}
 INVALID = {"nointent", "thing", "oneend", "alt", "foreign", "junk"}
 LABELS = {"DEPART", "ARRIVEE", "VIA"}
