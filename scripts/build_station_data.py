@@ -27,8 +27,7 @@ SOURCE = ROOT.parent / "shared" / "data" / "sncf"
 PLACES = ROOT / "spacy_seqkit" / "travel" / "places"
 OUT = PLACES / "data" / "stations.tsv.gz"
 COLUMNS = ("uic", "uics", "name", "network_name", "code", "segment", "insee", "lon", "lat")
-# Where the communes file lives, before and after travel/ is split into sub-packages.
-COMMUNE_FILES = (PLACES / "data" / "communes.tsv.gz", ROOT / "spacy_seqkit" / "travel" / "data" / "communes.tsv.gz")
+COMMUNE_FILES = (PLACES / "data" / "communes.tsv.gz",)
 
 
 def network_names(path: Path) -> Dict[str, List[str]]:
