@@ -30,6 +30,8 @@ from pathlib import Path
 from typing import Dict, List, Set, Tuple
 
 import numpy as np
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -115,26 +117,43 @@ def drop_misplaced(rows: List[Row], report: List[str]) -> List[Row]:
     return [r for r in rows if id(r) not in dropped]
 
 
-def section_edges(rows: List[Row], index: Dict[str, int], lonlat: np.ndarray, report: List[str]
-                  ) -> Tuple[List[Edge], Dict[Tuple[str, str], List[int]]]:
-    """Consecutive points of each line section, joined by their kilometre-point distance."""
+def section_edges(rows: List[Row], index: Dict[str, int], lonlat: np.ndarray, joined: Set[int],
+                  report: List[str]) -> Tuple[List[Edge], Dict[Tuple[str, str], List[int]]]:
+    """Consecutive points of each line section, joined by their kilometre-point distance;
+    the section ends joined to the line's next section are added to `joined`."""
     pks: Dict[Tuple[str, str], Dict[int, List[float]]] = defaultdict(lambda: defaultdict(list))
     for r in rows:
         pks[(r["CODE_LIGNE"], r["RG_TRONCON"])][index[r["CODE_UIC"]]].append(parse_pk(r["PK"]))
     edges: List[Edge] = []
     sections: Dict[Tuple[str, str], List[int]] = {}
+    ends: Dict[Tuple[str, str], Tuple[Tuple[float, int], Tuple[float, int]]] = {}
     for key in sorted(pks):
         ordered = sorted((sum(v) / len(v), node) for node, v in pks[key].items())
-        sections[key] = [node for _, node in ordered]
-        for (pk_a, a), (pk_b, b) in zip(ordered, ordered[1:]):
+        sections[key], ends[key] = [node for _, node in ordered], (ordered[0], ordered[-1])
+        edges.extend(checked_edge(a, b, pk_b - pk_a, key, lonlat, report)
+                     for (pk_a, a), (pk_b, b) in zip(ordered, ordered[1:]))
+    # A line's next section (RG_TRONCON + 1) usually goes on where the last one stopped, its
+    # kilometre points continuing: join them (the gap is a stretch the list has no stop on).
+    for key in sorted(pks, key=lambda k: (k[0], int(k[1]))):
+        after = (key[0], str(int(key[1]) + 1))
+        if after in ends:
+            (pk_a, a), (pk_b, b) = ends[key][1], ends[after][0]
             km, straight = pk_b - pk_a, haversine_km(lonlat[a], lonlat[b])
-            kind = PK
-            if km < straight - OUTLIER_SLACK_KM or km > 3 * straight + OUTLIER_SLACK_LONG_KM:
-                report.append(f"outlier: line {key[0]} section {key[1]}, nodes {a}-{b}: "
-                              f"PK {km:.3f} km, straight {straight:.3f} km -> straight")
-                km, kind = straight, STRAIGHT
-            edges.append((a, b, km, kind, key[0]))
+            if 0 <= km and straight - OUTLIER_SLACK_KM <= km <= 3 * straight + OUTLIER_SLACK_LONG_KM:
+                edges.append((a, b, km, PK, key[0]))
+                joined.update((a, b))
     return edges, sections
+
+
+def checked_edge(a: int, b: int, km: float, key: Tuple[str, str], lonlat: np.ndarray, report: List[str]) -> Edge:
+    """The edge a-b of a section, its kilometre-point distance replaced by the straight one
+    where the two disagree beyond reason (a reset of the kilometre points, a misplaced stop)."""
+    straight = haversine_km(lonlat[a], lonlat[b])
+    if km < straight - OUTLIER_SLACK_KM or km > 3 * straight + OUTLIER_SLACK_LONG_KM:
+        report.append(f"outlier: line {key[0]} section {key[1]}, nodes {a}-{b}: "
+                      f"PK {km:.3f} km, straight {straight:.3f} km -> straight")
+        return a, b, straight, STRAIGHT, key[0]
+    return a, b, km, PK, key[0]
 
 
 def local_km(lonlat: np.ndarray, origin: np.ndarray) -> np.ndarray:
@@ -144,7 +163,7 @@ def local_km(lonlat: np.ndarray, origin: np.ndarray) -> np.ndarray:
 
 
 def infer_junctions(edges: List[Edge], sections: Dict[Tuple[str, str], List[int]], lonlat: np.ndarray,
-                    report: List[str]) -> Tuple[List[Edge], List[Tuple[float, float]]]:
+                    joined: Set[int], report: List[str]) -> Tuple[List[Edge], List[Tuple[float, float]]]:
     """Join each section end that no other line shares to the nearest point of another line."""
     on_sections: Dict[int, Set[Tuple[str, str]]] = defaultdict(set)
     for key, nodes in sections.items():
@@ -152,14 +171,15 @@ def infer_junctions(edges: List[Edge], sections: Dict[Tuple[str, str], List[int]
             on_sections[n].add(key)
     section_ids = {key: i for i, key in enumerate(sections)}
     seg_section = np.array([section_ids[key] for key, nodes in sections.items() for _ in zip(nodes, nodes[1:])])
-    seg = np.array([(e[0], e[1]) for e in edges], dtype=np.int64)
+    # the first edges are the sections' own, in section order; links between sections follow
+    seg = np.array([(e[0], e[1]) for e in edges[:len(seg_section)]], dtype=np.int64)
     splits: Dict[int, List[Tuple[float, int]]] = defaultdict(list)
     links: List[Edge] = []
     new_points: List[Tuple[float, float]] = []
     gaps: List[float] = []
     for key, nodes in sections.items():
         for end in sorted({nodes[0], nodes[-1]}):
-            if len(on_sections[end]) > 1:
+            if len(on_sections[end]) > 1 or end in joined:
                 continue
             a, b = local_km(lonlat[seg[:, 0]], lonlat[end]), local_km(lonlat[seg[:, 1]], lonlat[end])
             d = b - a
@@ -189,13 +209,19 @@ def infer_junctions(edges: List[Edge], sections: Dict[Tuple[str, str], List[int]
     return out + links, new_points
 
 
-def attach_stations(extra: List[Tuple[str, Tuple[float, float]]], lonlat: np.ndarray, first: int,
-                    report: List[str]) -> List[Edge]:
-    """Passenger stations on no line: a straight edge to the nearest node within ATTACH_KM."""
+def attach_stations(extra: List[Tuple[str, Tuple[float, float]]], lonlat: np.ndarray, edges: List[Edge],
+                    first: int, report: List[str]) -> List[Edge]:
+    """Passenger stations on no line: a straight edge to the nearest node within ATTACH_KM,
+    of the main network where one is that near (else a fragment's node would strand them)."""
+    n = len(lonlat)
+    graph = coo_matrix((np.ones(len(edges)), ([e[0] for e in edges], [e[1] for e in edges])), shape=(n, n))
+    labels = connected_components(graph, directed=False)[1]
+    main = labels == np.bincount(labels).argmax()
     links: List[Edge] = []
     for i, (uic, where) in enumerate(extra):
         dist = np.hypot(*local_km(lonlat[:first], np.array(where)).T)
-        near = int(np.argmin(dist))
+        near = int(np.argmin(np.where(main[:first], dist, np.inf)))
+        near = near if dist[near] <= ATTACH_KM else int(np.argmin(dist))
         if dist[near] <= ATTACH_KM:
             links.append((first + i, near, max(haversine_km(where, lonlat[near]), 0.001), ATTACHED, ""))
         report.append(f"passenger station on no line: {uic} -> "
@@ -242,6 +268,8 @@ def build(sncf: Path) -> Tuple[Dict[str, np.ndarray], List[str]]:
     rows = drop_misplaced(read_rows(sncf), report)
     stations = json.loads((sncf / "gares-de-voyageurs.json").read_text(encoding="utf8"))
     traveller = {uic: s["nom"] for s in stations for uic in s["codes_uic"].split(";")}
+    # SNCF's segment (A national, B regional, C local); "A;B" for a station of several codes.
+    segment = {uic: min(s["segment_drg"].split(";")) for s in stations for uic in s["codes_uic"].split(";")}
     placed = {uic: (s["position_geographique"]["lon"], s["position_geographique"]["lat"])
               for s in stations if s["position_geographique"] for uic in s["codes_uic"].split(";")}
     by_uic: Dict[str, List[Row]] = defaultdict(list)
@@ -254,9 +282,11 @@ def build(sncf: Path) -> Tuple[Dict[str, np.ndarray], List[str]]:
     index = {uic: i for i, uic in enumerate(uics)}
     lonlat = np.array([np.mean([point(r) for r in by_uic[u]], axis=0).round(7) for u in sorted(by_uic)]
                       + [placed[u] for u in extra])
-    edges, sections = section_edges(rows, index, lonlat, report)
-    edges, junctions = infer_junctions(edges, sections, lonlat, report)
-    edges += attach_stations([(u, placed[u]) for u in extra], lonlat, len(by_uic), report)
+    joined: Set[int] = set()
+    edges, sections = section_edges(rows, index, lonlat, joined, report)
+    edges, junctions = infer_junctions(edges, sections, lonlat, joined, report)
+    edges += attach_stations([(u, placed[u]) for u in extra], np.vstack([lonlat, np.array(junctions).reshape(-1, 2)]),
+                             edges, len(by_uic), report)
     if junctions:
         lonlat = np.vstack([lonlat, np.array(junctions).round(7)])
     names = [traveller.get(u) or by_uic[u][0]["LIBELLE"] for u in uics] + [""] * len(junctions)
@@ -280,6 +310,7 @@ def build(sncf: Path) -> Tuple[Dict[str, np.ndarray], List[str]]:
         "uic": np.array([int(u) for u in uics] + [0] * len(junctions), dtype=np.int64),
         "lon": lonlat[:, 0].copy(), "lat": lonlat[:, 1].copy(),
         "passenger": np.array(passenger + [False] * len(junctions)),
+        "segment": pack_strings([segment.get(u, "") for u in uics] + [""] * len(junctions)),
         "names": pack_strings(names),
         "edge_src": np.array([k[0] for k in keys], dtype=np.int32),
         "edge_dst": np.array([k[1] for k in keys], dtype=np.int32),

@@ -10,7 +10,7 @@ import numpy as np
 FORMAT_VERSION = 1
 # The arrays every network file holds; a file without one of them is damaged.
 REQUIRED = (
-    "format", "attribution", "uic", "lon", "lat", "passenger", "names",
+    "format", "attribution", "uic", "lon", "lat", "passenger", "names", "segment",
     "edge_src", "edge_dst", "edge_km", "edge_kind", "edge_line_ptr", "edge_line",
     "line_codes", "section_ptr", "section_node", "section_line",
     "train_from", "train_to", "train_minutes", "train_number",

@@ -16,6 +16,7 @@ Polyline = Tuple[str, List[Tuple[float, float]]]
 
 
 def parse_uics(uics: Iterable[UicLike], name: str) -> List[int]:
+    # A single code would be iterated digit by digit: refuse it.
     """UIC codes as ints; ValueError naming the parameter for anything that is not one."""
     if isinstance(uics, (str, int)):
         raise ValueError(f"{name} must be a collection of UIC codes, not a single {type(uics).__name__}")
@@ -38,6 +39,8 @@ class RailNetwork:
         self.lon, self.lat = arrays["lon"], arrays["lat"]
         self.passenger = arrays["passenger"]
         self.names = unpack_strings(arrays["names"])
+        # SNCF's segment of a passenger station: "A" national, "B" regional, "C" local, "" none.
+        self.segment = unpack_strings(arrays["segment"])
         self.line_codes = unpack_strings(arrays["line_codes"])
         self._arrays = arrays
         src, dst = arrays["edge_src"], arrays["edge_dst"]
@@ -71,6 +74,11 @@ class RailNetwork:
         nodes = (self.node_of.get(u) for u in parse_uics(uics, name))
         return sorted({n for n in nodes if n is not None and self.passenger[n]})
 
+    def uics(self, segment: Optional[str] = None) -> List[int]:
+        """UIC codes of the passenger stations (of one SNCF segment, "A", "B" or "C", if given)."""
+        return [int(self.uic[n]) for n in np.flatnonzero(self.passenger).tolist()
+                if segment is None or self.segment[n] == segment]
+
     def polylines(self) -> List[Polyline]:
         """Every line section as (line code, [(lon, lat), ...]) in kilometre-point order, and
         the inferred links between lines and stations as ("", [two points])."""
@@ -81,7 +89,9 @@ class RailNetwork:
         """Shortest route by rail distance from one of `departure_uics` to one of
         `arrival_uics` through one station of each set of `via`, in order."""
         names = ["departure_uics"] + [f"via[{i}]" for i in range(len(via))] + ["arrival_uics"]
-        wanted = [list(departure_uics)] + [list(v) for v in via] + [list(arrival_uics)]
+        if isinstance(via, (str, int)):
+            raise ValueError("via must be a sequence of collections of UIC codes, one per stop")
+        wanted = [parse_uics(uics, name) for uics, name in zip([departure_uics, *via, arrival_uics], names)]
         layers = [self.stations(uics, name) for uics, name in zip(wanted, names)]
         for layer, uics, name in zip(layers, wanted, names):
             if not layer:
