@@ -1,5 +1,6 @@
 """`RailNetwork`: the SNCF railway network (stations by UIC code, lines, kilometre-point
 distances, TGV / Intercités timetables) loaded from the package's derived file."""
+from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
@@ -48,10 +49,15 @@ class RailNetwork:
         self.node_of: Dict[int, int] = {u: i for i, u in enumerate(self.uic.tolist()) if u}
         # Lines of each edge as a bit mask: a route stays on a line while the masks intersect.
         ptr, lines = arrays["edge_line_ptr"].tolist(), arrays["edge_line"].tolist()
-        self._lines: Dict[Tuple[int, int], int] = {}
+        self._lines: List[Dict[int, int]] = [{} for _ in range(len(self.uic))]
         for e, (a, b) in enumerate(zip(src.tolist(), dst.tolist())):
             mask = sum(1 << line for line in lines[ptr[e]:ptr[e + 1]])
-            self._lines[(a, b)] = self._lines[(b, a)] = mask
+            self._lines[a][b] = self._lines[b][a] = mask
+        # Python lists: a route reads them node by node, faster than numpy scalars.
+        self._uics: List[int] = self.uic.tolist()
+        self._points: List[Tuple[float, float]] = list(zip(self.lon.tolist(), self.lat.tolist()))
+        self._cache: "OrderedDict[Tuple[object, ...], RouteResult]" = OrderedDict()
+        self.cache_size = 4096
         n = len(self.uic)
         self._train_key = arrays["train_from"].astype(np.int64) * n + arrays["train_to"]
         self._train_minutes = arrays["train_minutes"]
@@ -87,7 +93,24 @@ class RailNetwork:
     def route(self, departure_uics: Iterable[UicLike], arrival_uics: Iterable[UicLike],
               via: Sequence[Iterable[UicLike]] = ()) -> RouteResult:
         """Shortest route by rail distance from one of `departure_uics` to one of
-        `arrival_uics` through one station of each set of `via`, in order."""
+        `arrival_uics` through one station of each set of `via`, in order (the last
+        `cache_size` answers are kept: a Route is immutable)."""
+        try:
+            key: Tuple[object, ...] = (_frozen(departure_uics), _frozen(arrival_uics), tuple(map(_frozen, via)))
+        except TypeError:  # codes that cannot be hashed: no caching (parse_uics judges them)
+            return self._route(departure_uics, arrival_uics, via)
+        if key in self._cache:
+            self._cache.move_to_end(key)
+            return self._cache[key]
+        result = self._route(departure_uics, arrival_uics, via)
+        if self.cache_size > 0:
+            self._cache[key] = result
+            if len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+        return result
+
+    def _route(self, departure_uics: Iterable[UicLike], arrival_uics: Iterable[UicLike],
+               via: Sequence[Iterable[UicLike]]) -> RouteResult:
         names = ["departure_uics"] + [f"via[{i}]" for i in range(len(via))] + ["arrival_uics"]
         if isinstance(via, (str, int)):
             raise ValueError("via must be a sequence of collections of UIC codes, one per stop")
@@ -120,9 +143,9 @@ class RailNetwork:
         requested = set(points[1:-1])
         marks = {path[0], path[-1]} | requested | changes
         stops = tuple(
-            Stop(int(self.uic[n]), self.names[n], float(self.lon[n]), float(self.lat[n]),
+            Stop(self._uics[n], self.names[n], *self._points[n],
                  end=n in (path[0], path[-1]), requested=n in requested, change=n in changes)
-            for i, n in enumerate(path) if n in marks and self.uic[n] and (i == 0 or n != path[i - 1])
+            for i, n in enumerate(path) if n in marks and self._uics[n] and (i == 0 or n != path[i - 1])
         )
         trains = [self._fastest_train(here, there) for here, there in zip(layers, layers[1:])]
         timetable, minutes = "", None
@@ -134,8 +157,8 @@ class RailNetwork:
             timetable = (f"no timetable: no TGV or Intercités train runs from {self.names[points[missing]]} "
                          f"to {self.names[points[missing + 1]]}")
         return Route(
-            stops=stops, km=round(km, 3), path=tuple(int(self.uic[n]) for n in path if self.uic[n]),
-            coords=tuple(zip(self.lon[path].tolist(), self.lat[path].tolist())), lines=tuple(lines),
+            stops=stops, km=round(km, 3), path=tuple(u for u in map(self._uics.__getitem__, path) if u),
+            coords=tuple(map(self._points.__getitem__, path)), lines=tuple(lines),
             trains=tuple(t for t in trains if t is not None) if minutes is not None else (),
             minutes=minutes, timetable=timetable,
         )
@@ -145,8 +168,9 @@ class RailNetwork:
         changes: Set[int] = set()
         used: List[str] = []
         current = 0
-        for i, (a, b) in enumerate(zip(path, path[1:])):
-            mask = self._lines[(a, b)]
+        lines = self._lines
+        for a, b in zip(path, path[1:]):
+            mask = lines[a][b]
             if not mask:  # an inferred link: no line of its own
                 continue
             if current & mask:
@@ -175,6 +199,11 @@ class RailNetwork:
         i = int(at[np.argmin(self._train_minutes[at])])
         a, b = divmod(int(self._train_key[i]), len(self.uic))
         return TrainLeg(int(self.uic[a]), int(self.uic[b]), self._train_number[i], int(self._train_minutes[i]))
+
+
+def _frozen(uics: object) -> object:
+    """A hashable key for a collection of codes (TypeError where it has none)."""
+    return uics if isinstance(uics, (str, int)) else frozenset(uics)  # type: ignore[arg-type]
 
 
 @lru_cache(maxsize=8)
