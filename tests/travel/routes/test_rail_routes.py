@@ -91,3 +91,15 @@ def test_rail_routes_carry_a_train_where_one_runs(network):
     halt = next(u for u in network.uics("C") if network.node_of[u] not in served)
     local = network.route([87543017], [halt])  # Les Aubrais -> a halt no TGV / Intercités serves
     assert isinstance(local, Route) and local.minutes is None and "no timetable" in local.timetable
+
+
+def test_rail_routes_answer_cache_gives_the_same_route(network):
+    first = network.route([MARSEILLE], [PARIS_LYON])
+    assert network.route({MARSEILLE}, (PARIS_LYON,)) is first  # same codes, any collection
+    size = network.cache_size
+    network.cache_size = 0
+    try:
+        fresh = network.route([MARSEILLE], [PARIS_LYON])
+        assert fresh == first and fresh is not first
+    finally:
+        network.cache_size = size
