@@ -95,6 +95,8 @@ class RailNetwork:
         """Shortest route by rail distance from one of `departure_uics` to one of
         `arrival_uics` through one station of each set of `via`, in order (the last
         `cache_size` answers are kept: a Route is immutable)."""
+        if self.cache_size <= 0:
+            return self._route(departure_uics, arrival_uics, via)
         try:
             key: Tuple[object, ...] = (_frozen(departure_uics), _frozen(arrival_uics), tuple(map(_frozen, via)))
         except TypeError:  # codes that cannot be hashed: no caching (parse_uics judges them)
@@ -102,11 +104,9 @@ class RailNetwork:
         if key in self._cache:
             self._cache.move_to_end(key)
             return self._cache[key]
-        result = self._route(departure_uics, arrival_uics, via)
-        if self.cache_size > 0:
-            self._cache[key] = result
-            if len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
+        result = self._cache[key] = self._route(departure_uics, arrival_uics, via)
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
         return result
 
     def _route(self, departure_uics: Iterable[UicLike], arrival_uics: Iterable[UicLike],
