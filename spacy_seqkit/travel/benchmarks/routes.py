@@ -1,0 +1,129 @@
+"""Benchmark of the railway routes: build and load time, memory, routes per second, and a
+map of the network with a few routes.
+
+    python -m spacy_seqkit.travel.benchmarks.routes [OUT_DIR]
+"""
+import itertools
+import random
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple, Union
+
+from ..routes import RailNetwork, Route
+from ..routes.datafile import read_arrays
+from ..routes.network import DATA_FILE
+
+Row = Dict[str, Union[str, float]]
+Pair = Tuple[Sequence[int], Sequence[int]]
+ROOT = Path(__file__).resolve().parents[3]
+SNCF = ROOT.parent / "shared" / "data" / "sncf"
+SHOWN = [(87751008, 87686006), (87611004, 87271007), (87581009, 87212027), (87471003, 87756056)]
+
+
+def default_pairs(network: RailNetwork, n_random: int, seed: int) -> Dict[str, List[Pair]]:
+    """Every pair of SNCF's national (A) stations, and random pairs of passenger stations."""
+    rng = random.Random(seed)
+    stations = network.uics()
+    big = [([a], [b]) for a, b in itertools.combinations(network.uics("A"), 2)]
+    return {"A-station pairs": big,
+            "random passenger pairs": [([a], [b]) for a, b in (rng.sample(stations, 2) for _ in range(n_random))]}
+
+
+def time_routes(network: RailNetwork, pairs: List[Pair], keep_rows: bool, cache: bool = False) -> float:
+    """Routes per second over `pairs`; without `keep_rows` every route starts from no cached
+    shortest-path row (the cost of one route alone); without `cache` no answer is reused."""
+    network.cache_size = 4096 if cache else 0
+    start = time.perf_counter()
+    for departure, arrival in pairs:
+        if not keep_rows:
+            network.graph.rows.clear()
+        network.route(departure, arrival)
+    return len(pairs) / (time.perf_counter() - start)
+
+
+def build_seconds() -> Optional[float]:
+    """Seconds the build script takes, or None without the raw SNCF data."""
+    if not (SNCF / "liste-des-gares.csv").is_file():
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        subprocess.run([sys.executable, str(ROOT / "scripts" / "build_rail_network.py"), "--sncf", str(SNCF),
+                        "--out", str(Path(tmp) / "network.npz")], check=True, capture_output=True)
+        return time.perf_counter() - start
+
+
+def draw(network: RailNetwork, routes: List[Route], path: Path) -> None:
+    """The network in grey, `routes` in colour, into a PNG at `path`."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(9, 9))
+    for _, points in network.polylines():
+        xs, ys = zip(*points)
+        ax.plot(xs, ys, color="0.75", linewidth=0.5)
+    for route in routes:
+        xs, ys = zip(*route.coords)
+        label = f"{route.stops[0].name} - {route.stops[-1].name} ({route.km:.0f} km)"
+        ax.plot(xs, ys, linewidth=2, label=label)
+    ax.set_aspect(1.45)  # about 1 / cos(46.5°): kilometres equal both ways
+    ax.set_title("SNCF network (Liste des gares) and shortest routes")
+    ax.legend(loc="lower left", fontsize=8)
+    ax.set_axis_off()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120, bbox_inches="tight")
+    plt.close(fig)
+
+
+def run_routes_benchmark(pairs: Optional[Dict[str, List[Pair]]] = None, out_dir: Union[str, Path] = "benchmarks/results",
+                         n_random: int = 2000, seed: int = 0, build: bool = True) -> List[Row]:
+    """Measure, print a table, draw `out_dir`/routes.png; returns the table's rows."""
+    rows: List[Row] = []
+    if build:
+        seconds = build_seconds()
+        rows.append({"measure": "build (scripts/build_rail_network.py)",
+                     "value": "no raw data" if seconds is None else round(seconds, 2), "unit": "s"})
+    loads = []
+    for _ in range(5):
+        start = time.perf_counter()
+        RailNetwork(read_arrays(DATA_FILE), DATA_FILE)
+        loads.append(time.perf_counter() - start)
+    rows.append({"measure": "load (read file + graph), median of 5", "value": round(sorted(loads)[2], 3), "unit": "s"})
+    rows.append({"measure": "network file", "value": round(DATA_FILE.stat().st_size / 1e6, 3), "unit": "MB"})
+    tracemalloc.start()
+    network = RailNetwork(read_arrays(DATA_FILE), DATA_FILE)
+    loaded = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()  # it slows Python down: timings run without it
+    pairs = pairs or default_pairs(network, n_random, seed)
+    for name, group in pairs.items():
+        for label, keep, cache in (("no cached row, no answer cache", False, False),
+                                   ("rows kept, first pass", True, False), ("rows kept, second pass", True, False),
+                                   ("answer cache, first pass", True, True), ("answer cache, repeated", True, True)):
+            rows.append({"measure": f"routes/s, {name} ({len(group)}), {label}",
+                         "value": round(time_routes(network, group, keep, cache)), "unit": "routes/s"})
+    tracemalloc.start()
+    network = RailNetwork(read_arrays(DATA_FILE), DATA_FILE)
+    all_pairs = [p for group in pairs.values() for p in group]
+    time_routes(network, all_pairs, keep_rows=True, cache=True)
+    current = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    rows.append({"measure": "memory after load (tracemalloc)", "value": round(loaded / 1e6, 1), "unit": "MB"})
+    rows.append({"measure": f"memory after {len(all_pairs)} routes (rows + 4096 answers kept)",
+                 "value": round(current / 1e6, 1), "unit": "MB"})
+    shown = [r for r in (network.route([a], [b]) for a, b in SHOWN) if isinstance(r, Route)]
+    png = Path(out_dir) / "routes.png"
+    draw(network, shown, png)
+    width = max(len(str(r["measure"])) for r in rows)
+    for r in rows:
+        print(f"{str(r['measure']):<{width}}  {r['value']:>10} {r['unit']}")
+    print(f"map: {png}")
+    return rows
+
+
+if __name__ == "__main__":
+    run_routes_benchmark(out_dir=sys.argv[1] if len(sys.argv) > 1 else "benchmarks/results")

@@ -1,0 +1,222 @@
+"""`RailNetwork`: the SNCF railway network (stations by UIC code, lines, kilometre-point
+distances, TGV / Intercités timetables) loaded from the package's derived file."""
+from collections import OrderedDict
+from functools import lru_cache
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
+
+import numpy as np
+
+from .datafile import read_arrays, unpack_strings
+from .graph import ContractedGraph
+from .result import NoRoute, Route, RouteResult, Stop, TrainLeg
+
+DATA_FILE = Path(__file__).resolve().parent / "data" / "network.npz"
+UicLike = Union[int, str]
+Polyline = Tuple[str, List[Tuple[float, float]]]
+
+
+def parse_uics(uics: Iterable[UicLike], name: str) -> List[int]:
+    # A single code would be iterated digit by digit: refuse it.
+    """UIC codes as ints; ValueError naming the parameter for anything that is not one."""
+    if isinstance(uics, (str, int)):
+        raise ValueError(f"{name} must be a collection of UIC codes, not a single {type(uics).__name__}")
+    out = []
+    for uic in uics:
+        text = str(uic).strip()
+        if isinstance(uic, bool) or not text.isdigit():
+            raise ValueError(f"{name}: {uic!r} is not a UIC code (digits, e.g. 87543017)")
+        out.append(int(text))
+    return out
+
+
+class RailNetwork:
+    """Stations, lines and distances of the network; routes between sets of UIC codes."""
+
+    def __init__(self, arrays: Dict[str, np.ndarray], path: Path) -> None:
+        self.path = path
+        self.attribution = unpack_strings(arrays["attribution"])[0]
+        self.uic = arrays["uic"]
+        self.lon, self.lat = arrays["lon"], arrays["lat"]
+        self.passenger = arrays["passenger"]
+        self.names = unpack_strings(arrays["names"])
+        # SNCF's segment of a passenger station: "A" national, "B" regional, "C" local, "" none.
+        self.segment = unpack_strings(arrays["segment"])
+        self.line_codes = unpack_strings(arrays["line_codes"])
+        self._arrays = arrays
+        src, dst = arrays["edge_src"], arrays["edge_dst"]
+        self.graph = ContractedGraph(len(self.uic), src, dst, arrays["edge_km"])
+        self.node_of: Dict[int, int] = {u: i for i, u in enumerate(self.uic.tolist()) if u}
+        # Lines of each edge as a bit mask: a route stays on a line while the masks intersect.
+        ptr, lines = arrays["edge_line_ptr"].tolist(), arrays["edge_line"].tolist()
+        self._lines: List[Dict[int, int]] = [{} for _ in range(len(self.uic))]
+        for e, (a, b) in enumerate(zip(src.tolist(), dst.tolist())):
+            mask = sum(1 << line for line in lines[ptr[e]:ptr[e + 1]])
+            self._lines[a][b] = self._lines[b][a] = mask
+        # Python lists: a route reads them node by node, faster than numpy scalars.
+        self._uics: List[int] = self.uic.tolist()
+        self._points: List[Tuple[float, float]] = list(zip(self.lon.tolist(), self.lat.tolist()))
+        self._cache: "OrderedDict[Tuple[object, ...], RouteResult]" = OrderedDict()
+        self.cache_size = 4096
+        n = len(self.uic)
+        self._train_key = arrays["train_from"].astype(np.int64) * n + arrays["train_to"]
+        self._train_minutes = arrays["train_minutes"]
+        self._train_number = unpack_strings(arrays["train_number"])
+
+    @classmethod
+    def load(cls, path: Optional[Union[str, Path]] = None) -> "RailNetwork":
+        """The network of `path` (default: the package's file), loaded once per path.
+        A missing or damaged file raises NetworkFileError naming it."""
+        return _load(Path(path).resolve() if path is not None else DATA_FILE)
+
+    def station_name(self, uic: UicLike) -> Optional[str]:
+        """SNCF's traveller name of a passenger station, else the network's label; None for
+        a code the network does not know."""
+        node = self.node_of.get(int(uic)) if str(uic).strip().isdigit() else None
+        return None if node is None else self.names[node]
+
+    def stations(self, uics: Iterable[UicLike], name: str = "uics") -> List[int]:
+        """The passenger nodes among `uics` (freight-only points are never answered)."""
+        nodes = (self.node_of.get(u) for u in parse_uics(uics, name))
+        return sorted({n for n in nodes if n is not None and self.passenger[n]})
+
+    def uics(self, segment: Optional[str] = None) -> List[int]:
+        """UIC codes of the passenger stations (of one SNCF segment, "A", "B" or "C", if given)."""
+        return [int(self.uic[n]) for n in np.flatnonzero(self.passenger).tolist()
+                if segment is None or self.segment[n] == segment]
+
+    def polylines(self) -> List[Polyline]:
+        """Every line section as (line code, [(lon, lat), ...]) in kilometre-point order, and
+        the inferred links between lines and stations as ("", [two points])."""
+        return list(_polylines(self))
+
+    def route(self, departure_uics: Iterable[UicLike], arrival_uics: Iterable[UicLike],
+              via: Sequence[Iterable[UicLike]] = ()) -> RouteResult:
+        """Shortest route by rail distance from one of `departure_uics` to one of
+        `arrival_uics` through one station of each set of `via`, in order (the last
+        `cache_size` answers are kept: a Route is immutable)."""
+        if self.cache_size <= 0:
+            return self._route(departure_uics, arrival_uics, via)
+        try:
+            key: Tuple[object, ...] = (_frozen(departure_uics), _frozen(arrival_uics), tuple(map(_frozen, via)))
+        except TypeError:  # codes that cannot be hashed: no caching (parse_uics judges them)
+            return self._route(departure_uics, arrival_uics, via)
+        if key in self._cache:
+            self._cache.move_to_end(key)
+            return self._cache[key]
+        result = self._cache[key] = self._route(departure_uics, arrival_uics, via)
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+        return result
+
+    def _route(self, departure_uics: Iterable[UicLike], arrival_uics: Iterable[UicLike],
+               via: Sequence[Iterable[UicLike]]) -> RouteResult:
+        names = ["departure_uics"] + [f"via[{i}]" for i in range(len(via))] + ["arrival_uics"]
+        if isinstance(via, (str, int)):
+            raise ValueError("via must be a sequence of collections of UIC codes, one per stop")
+        wanted = [parse_uics(uics, name) for uics, name in zip([departure_uics, *via, arrival_uics], names)]
+        layers = [self.stations(uics, name) for uics, name in zip(wanted, names)]
+        for layer, uics, name in zip(layers, wanted, names):
+            if not layer:
+                return NoRoute(f"no passenger station of the network for {name} ({', '.join(map(str, uics)) or 'empty'})")
+        if not via and set(layers[0]) & set(layers[-1]):
+            return NoRoute("departure and arrival are the same station")
+        cost, back = np.zeros(len(layers[0])), []
+        for here, there in zip(layers, layers[1:]):
+            total = cost[:, None] + self.graph.distances(here, there)
+            back.append(np.argmin(total, axis=0))
+            cost = total[back[-1], np.arange(len(there))]
+        if not np.isfinite(cost.min()):
+            return NoRoute(f"no rail connection from {self.names[layers[0][0]]} to {self.names[layers[-1][0]]}"
+                           + (" through the requested stops" if via else ""))
+        chosen = [int(np.argmin(cost))]
+        for b in reversed(back):
+            chosen.append(int(b[chosen[-1]]))
+        points = [layer[i] for layer, i in zip(layers, reversed(chosen))]
+        return self._assemble(points, layers, float(cost.min()))
+
+    def _assemble(self, points: List[int], layers: List[List[int]], km: float) -> Route:
+        path = [points[0]]
+        for a, b in zip(points, points[1:]):
+            path.extend(self.graph.path(a, b)[1:])
+        changes, lines = self._changes(path)
+        requested = set(points[1:-1])
+        marks = {path[0], path[-1]} | requested | changes
+        stops = tuple(
+            Stop(self._uics[n], self.names[n], *self._points[n],
+                 end=n in (path[0], path[-1]), requested=n in requested, change=n in changes)
+            for i, n in enumerate(path) if n in marks and self._uics[n] and (i == 0 or n != path[i - 1])
+        )
+        trains = [self._fastest_train(here, there) for here, there in zip(layers, layers[1:])]
+        timetable, minutes = "", None
+        if all(t is not None for t in trains):
+            minutes = sum(t.minutes for t in trains if t is not None)
+            timetable = "fastest TGV / Intercités train of each leg (calendars not matched, no connection times)"
+        else:
+            missing = next(i for i, t in enumerate(trains) if t is None)
+            timetable = (f"no timetable: no TGV or Intercités train runs from {self.names[points[missing]]} "
+                         f"to {self.names[points[missing + 1]]}")
+        return Route(
+            stops=stops, km=round(km, 3), path=tuple(u for u in map(self._uics.__getitem__, path) if u),
+            coords=tuple(map(self._points.__getitem__, path)), lines=tuple(lines),
+            trains=tuple(t for t in trains if t is not None) if minutes is not None else (),
+            minutes=minutes, timetable=timetable,
+        )
+
+    def _changes(self, path: List[int]) -> Tuple[Set[int], List[str]]:
+        """Nodes where the route leaves every line it was on, and the lines used, in order."""
+        changes: Set[int] = set()
+        used: List[str] = []
+        current = 0
+        lines = self._lines
+        for a, b in zip(path, path[1:]):
+            mask = lines[a][b]
+            if not mask:  # an inferred link: no line of its own
+                continue
+            if current & mask:
+                current &= mask
+                continue
+            if current:
+                changes.add(a)
+                used.append(self._first_line(current))
+            current = mask
+        if current:
+            used.append(self._first_line(current))
+        return changes, used
+
+    def _first_line(self, mask: int) -> str:
+        return self.line_codes[(mask & -mask).bit_length() - 1]
+
+    def _fastest_train(self, here: List[int], there: List[int]) -> Optional[TrainLeg]:
+        """The fastest train calling at one of `here` then at one of `there`, if any."""
+        if not len(self._train_key):
+            return None
+        keys = (np.asarray(here, dtype=np.int64)[:, None] * len(self.uic) + np.asarray(there)).ravel()
+        at = np.minimum(np.searchsorted(self._train_key, keys), len(self._train_key) - 1)
+        at = at[self._train_key[at] == keys]
+        if not len(at):
+            return None
+        i = int(at[np.argmin(self._train_minutes[at])])
+        a, b = divmod(int(self._train_key[i]), len(self.uic))
+        return TrainLeg(int(self.uic[a]), int(self.uic[b]), self._train_number[i], int(self._train_minutes[i]))
+
+
+def _frozen(uics: object) -> object:
+    """A hashable key for a collection of codes (TypeError where it has none)."""
+    return uics if isinstance(uics, (str, int)) else frozenset(uics)  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=8)
+def _load(path: Path) -> RailNetwork:
+    return RailNetwork(read_arrays(path), path)
+
+
+def _polylines(network: RailNetwork) -> Iterable[Polyline]:
+    arrays = network._arrays
+    ptr, nodes = arrays["section_ptr"].tolist(), arrays["section_node"]
+    for s, line in enumerate(arrays["section_line"].tolist()):
+        part = nodes[ptr[s]:ptr[s + 1]]
+        yield network.line_codes[line], list(zip(network.lon[part].tolist(), network.lat[part].tolist()))
+    links = np.flatnonzero(arrays["edge_kind"] >= 2)
+    for a, b in zip(arrays["edge_src"][links].tolist(), arrays["edge_dst"][links].tolist()):
+        yield "", [(float(network.lon[a]), float(network.lat[a])), (float(network.lon[b]), float(network.lat[b]))]

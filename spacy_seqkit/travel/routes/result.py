@@ -1,0 +1,58 @@
+"""What a route request answers: a `Route`, or a `NoRoute` with its reason."""
+from dataclasses import dataclass
+from typing import Optional, Tuple, Union
+
+
+@dataclass(frozen=True)
+class Stop:
+    """A station the route names: an end, a requested stop or a change of line."""
+
+    uic: int
+    name: str
+    lon: float
+    lat: float
+    end: bool = False
+    requested: bool = False
+    change: bool = False
+
+
+@dataclass(frozen=True)
+class TrainLeg:
+    """The fastest TGV / Intercités train from one requested point to the next (calendars
+    not matched): the stations it calls at, its number and its time in minutes."""
+
+    from_uic: int
+    to_uic: int
+    train: str
+    minutes: int
+
+
+@dataclass(frozen=True)
+class Route:
+    """The shortest route by rail distance through the requested stops.
+
+    `stops` names the ends, the requested stops and the stations where the line changes;
+    `path` is every station passed (UIC codes), `coords` every point of the drawing
+    (junctions between stations included); `trains` is empty where no single train serves
+    some leg (then `minutes` is None and `timetable` says why)."""
+
+    stops: Tuple[Stop, ...]
+    km: float
+    path: Tuple[int, ...]
+    coords: Tuple[Tuple[float, float], ...]
+    lines: Tuple[str, ...]
+    trains: Tuple[TrainLeg, ...] = ()
+    minutes: Optional[int] = None
+    timetable: str = ""
+    found: bool = True
+
+
+@dataclass(frozen=True)
+class NoRoute:
+    """No route, and why: no station for an end, no connection, the same station."""
+
+    reason: str
+    found: bool = False
+
+
+RouteResult = Union[Route, NoRoute]
