@@ -10,14 +10,14 @@ import re
 from pathlib import Path
 
 import pytest
-from travel_conventions import CONVENTION_STATIONS
+from travel_conventions import sncf_station_names
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 SETS = {"test": 320, "dev": 150, "blind": 400, "holdout": 150}  # minimum number of sentences
 LABELS = {"DEPART", "ARRIVEE", "VIA"}
-# The canonical stations come from the tests' copy of the conventions, not from the
-# gazetteer code this data is meant to check.
-STATIONS = set(CONVENTION_STATIONS)
+# The canonical stations are SNCF's traveller names, read from the data file, not from the
+# code this data is meant to check.
+STATIONS = sncf_station_names()
 
 
 def read(name):

@@ -19,7 +19,6 @@ from ..places.names import ARTICLES
 from .noise import Segment, add_noise, to_record
 from ..places.registry import make_french_places
 from .records import read_records, typed_rewrite
-from ..places.stations import STATION_BY_NAME
 from .phrasings import FILLERS, SLOT, SLOT_LABELS, TEMPLATES, Template
 from ..pipeline.trip import Trip
 
@@ -113,12 +112,15 @@ class _Surface(NamedTuple):
 
 
 def surface_form(name: str, rng: random.Random, gazetteer: Optional[FrenchPlaces] = None) -> _Surface:
-    """How a canonical place is written in a sentence: station aliases, "St-" for "Saint-",
-    short forms ("Clermont", "Cherbourg") and abbreviations ("bdx")."""
-    station = STATION_BY_NAME.get(name)
-    if station is not None:
-        alias, article = rng.choice(station.aliases)
-        return _Surface(article or "", article or "", alias, False)
+    """How a canonical place is written in a sentence: a station's names ("la gare de Lyon",
+    "Part Dieu", "Valence TGV"), "St-" for "Saint-", short forms ("Clermont", "Cherbourg")
+    and abbreviations ("bdx")."""
+    stations = gazetteer.station_forms(name) if gazetteer is not None else []
+    if stations:
+        form = rng.choice(stations)
+        if form.lower().startswith("gare "):  # "à la gare de Lyon": the article is no part of it
+            return _Surface("la", "la", form, False)
+        name = form
     forms = gazetteer.typed_forms(name) if gazetteer is not None else []
     if forms and rng.random() < 0.3:
         name = rng.choice(forms)

@@ -17,7 +17,7 @@ from typing import Iterable, Optional
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from ..places.contract import Places
+from ..places.contract import Places, check_places
 
 MARKER = "<lieu>"
 
@@ -71,4 +71,5 @@ def make_place_marker(nlp: Language, name: str, places: Places, marker: str) -> 
     feature; `places` is the gazetteer (any object with `name_spans(words)`)."""
     if not isinstance(marker, str) or not marker:
         raise ValueError(f"'marker' of seqkit_place_marker must be a non-empty string, got {marker!r}")
+    check_places("seqkit_place_marker", places, needs=("name_spans",))
     return PlaceMarker(name, places=places, marker=marker)

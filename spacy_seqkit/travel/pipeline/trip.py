@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from ..places.names import normalise
+from ..places.place import Place
 
 # The entity labels of the ends and stops of a trip.
 LABELS = ("DEPART", "ARRIVEE", "VIA")
@@ -17,8 +18,11 @@ REWRITE_SEPARATOR = ">"
 
 @dataclass(frozen=True)
 class Trip:
-    """Departure, arrival and stops (canonical names, stops in reading order), and the
-    texts they were read from. A trip is valid with two different ends."""
+    """Departure, arrival and stops (reference names, stops in reading order), the texts
+    they were read from, and the places they name as values (`Place`: kind, codes, the
+    stations serving them; None where the trip was not read from a request, e.g. a gold
+    record). A trip is valid with two different ends; the place values take no part in
+    comparisons."""
 
     departure: Optional[str] = None
     arrival: Optional[str] = None
@@ -26,6 +30,9 @@ class Trip:
     departure_text: Optional[str] = None
     arrival_text: Optional[str] = None
     steps_text: Tuple[str, ...] = field(default=())
+    departure_place: Optional[Place] = field(default=None, compare=False)
+    arrival_place: Optional[Place] = field(default=None, compare=False)
+    step_places: Tuple[Place, ...] = field(default=(), compare=False)
 
     @property
     def is_valid(self) -> bool:
@@ -41,6 +48,9 @@ class Trip:
             "departure_text": self.departure_text,
             "arrival_text": self.arrival_text,
             "steps_text": list(self.steps_text),
+            "departure_place": self.departure_place.to_dict() if self.departure_place else None,
+            "arrival_place": self.arrival_place.to_dict() if self.arrival_place else None,
+            "step_places": [place.to_dict() for place in self.step_places],
         }
 
     @classmethod
@@ -55,6 +65,9 @@ class Trip:
             departure_text=data.get("departure_text"),
             arrival_text=data.get("arrival_text"),
             steps_text=tuple(data.get("steps_text") or ()),
+            departure_place=Place.from_dict(data.get("departure_place")),
+            arrival_place=Place.from_dict(data.get("arrival_place")),
+            step_places=tuple(p for p in map(Place.from_dict, data.get("step_places") or ()) if p is not None),
         )
 
     def places(self) -> List[str]:

@@ -5,7 +5,8 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.training import Example
 
-from ..places.contract import Places
+from ..places.contract import Places, check_places
+from ..places.place import Place
 from .extensions import install_extensions
 from .language import is_foreign
 from .trip import LABELS, Trip, trip_accuracy
@@ -53,7 +54,7 @@ def looks_like_name(span: Span, shouting: Optional[bool] = None) -> bool:
 class TripResolver:
     """Reads the trip off a doc's entities.
 
-    Each DEPART / ARRIVEE / VIA mention is resolved to its gazetteer name (case-
+    Each DEPART / ARRIVEE / VIA mention is resolved to a place of `places` (case-
     and accent-insensitive, then fuzzy for typos). With `known_places_only`, a
     mention that names no known place is read as the known places inside it
     ("avignon comment" → avignon; "Metz - Paris" → Metz, Paris); with none inside,
@@ -95,21 +96,21 @@ class TripResolver:
         self.french_only = french_only
         self.resolve_names = resolve_names
         self.known_places_only = known_places_only
-        self._gazetteer = places
+        self._places = places
         install_extensions()
 
     @property
-    def gazetteer(self) -> Places:
+    def places(self) -> Places:
         # Built on first use, so that a resolver made for its rules alone (gold trips
         # of entities that need no names) costs nothing.
-        if self._gazetteer is None:
+        if self._places is None:
             from ..places.registry import make_french_places
 
-            self._gazetteer = make_french_places()
-        return self._gazetteer
+            self._places = make_french_places()
+        return self._places
 
-    def places(self, span: Span, shouting: Optional[bool] = None) -> List[Tuple[Span, str]]:
-        """The (mention, name) pairs a span names, in reading order; each mention
+    def mentions(self, span: Span, shouting: Optional[bool] = None) -> List[Tuple[Span, Place]]:
+        """The (mention, place) pairs a span names, in reading order; each mention
         is the span itself or a part of it.
 
         A span that names a known place as a whole is that place. Otherwise, with
@@ -118,17 +119,17 @@ class TripResolver:
         two ends the recognizer ran together, → [Metz, Paris]. Function words that
         happen to be village names ("vers", "par") count only when nothing else in
         the span is a place. A span with no known place in it is kept as typed
-        when it is written as a name ("Port-Boulet") and the gazetteer does not
+        when it is written as a name ("Port-Boulet") and `places` does not
         exclude it (a foreign city, a type word), else dropped ("samedi").
         Without `known_places_only`, an unknown mention is kept as typed.
         """
         if not self.resolve_names:
-            return [(span, span.text)]
-        name = self.gazetteer.resolve(span.text)
-        if name is not None:
-            return [(span, name)]
+            return [(span, Place.unknown(span.text))]
+        place = self.places.place(span.text)
+        if place is not None:
+            return [(span, place)]
         if not self.known_places_only:
-            return [(span, span.text)]
+            return [(span, Place.unknown(span.text))]
         found, function_words = [], []
         start, n = 0, len(span)
         while start < n:
@@ -136,24 +137,23 @@ class TripResolver:
                 part = span[start:end]
                 if part == span or part[0].is_punct or part[-1].is_punct or not any(t.is_alpha for t in part):
                     continue
-                name = self.gazetteer.resolve(part.text)
-                if name is not None:
+                place = self.places.place(part.text)
+                if place is not None:
                     is_function_word = len(part) == 1 and part[0].is_stop
-                    (function_words if is_function_word else found).append((part, name))
+                    (function_words if is_function_word else found).append((part, place))
                     start = end
                     break
             else:
                 start += 1
         if found or function_words:
             return found or function_words[:1]
-        # A place the gazetteer lacks (hamlets, stations such as "Port-Boulet") is
+        # A place `places` lacks (hamlets, stations such as "Port-Boulet") is
         # kept as typed when it is written as a name; lowercase words the
         # recognizer took for places ("samedi") still drop out, and so do foreign
         # cities ("Londres") and type words ("Gare").
-        excluded = getattr(self.gazetteer, "is_excluded", None)
-        if not looks_like_name(span, shouting) or (excluded is not None and excluded(span.text)):
+        if not looks_like_name(span, shouting) or self.places.is_excluded(span.text):
             return []
-        return [(span, span.text)]
+        return [(span, Place.unknown(span.text))]
 
     def trip_from_spans(self, spans: Iterable[Span]) -> Trip:
         return self.read(spans)[0]
@@ -161,7 +161,7 @@ class TripResolver:
     def read(self, spans: Iterable[Span]) -> Tuple[Trip, List[Span]]:
         """The trip of some DEPART / ARRIVEE / VIA spans, and the place mentions
         it was read from, labelled with the roles they ended up with."""
-        places = []  # (label, mention, name) in reading order
+        places = []  # (label, mention, place) in reading order
         shouting = None
         spans = sorted((s for s in spans if s.label_ in LABELS), key=lambda s: s.start)
         if self.french_only and spans and is_foreign(t.lower_ for t in spans[0].doc):
@@ -169,8 +169,8 @@ class TripResolver:
             return Trip(), []
         for span in spans:
             shouting = is_shouting(span.doc) if shouting is None else shouting
-            for mention, name in self.places(span, shouting):
-                places.append((span.label_, mention, name))
+            for mention, place in self.mentions(span, shouting):
+                places.append((span.label_, mention, place))
         departures = [p for p in places if p[0] == "DEPART"]
         arrivals = [p for p in places if p[0] == "ARRIVEE"]
         if not departures and len(arrivals) >= 2:
@@ -204,12 +204,15 @@ class TripResolver:
             # "de Nîmes ou d'Arles à Aix": an end in doubt makes no single trip.
             departures, arrivals, steps = [], [], []
         trip = Trip(
-            departure=departures[0][2] if departures else None,
-            arrival=arrivals[0][2] if arrivals else None,
-            steps=tuple(p[2] for p in steps),
+            departure=departures[0][2].name if departures else None,
+            arrival=arrivals[0][2].name if arrivals else None,
+            steps=tuple(p[2].name for p in steps),
             departure_text=departures[0][1].text if departures else None,
             arrival_text=arrivals[0][1].text if arrivals else None,
             steps_text=tuple(p[1].text for p in steps),
+            departure_place=departures[0][2] if departures else None,
+            arrival_place=arrivals[0][2] if arrivals else None,
+            step_places=tuple(p[2] for p in steps),
         )
         roles = {id(p): "DEPART" for p in departures[:1]}
         roles.update({id(p): "ARRIVEE" for p in arrivals[:1]})
@@ -220,8 +223,8 @@ class TripResolver:
             mentions.append(Span(mention.doc, mention.start, mention.end, label=roles.get(id(place), label)))
         return trip, mentions
 
-    def adjacent_place(self, mention: Span, after: bool, places) -> Optional[Tuple[Span, str]]:
-        """A place the gazetteer knows right after (or before) `mention`, with at most two
+    def adjacent_place(self, mention: Span, after: bool, places) -> Optional[Tuple[Span, Place]]:
+        """A place `places` knows right after (or before) `mention`, with at most two
         joining tokens between ("-", "/", "->", "et", ","), that is no mention yet."""
         doc = mention.doc
         taken = {i for _, m, _ in places for i in range(m.start, m.end)}
@@ -239,15 +242,15 @@ class TripResolver:
             part = doc[start:end]
             if not (part[0].is_alpha and part[-1].is_alpha):
                 continue
-            name = self.gazetteer.resolve(part.text)
-            if name is not None:
-                return part, name
+            place = self.places.place(part.text)
+            if place is not None:
+                return part, place
         return None
 
-    def has_alternative(self, mention: Span, places: List[Tuple[str, Span, str]]) -> bool:
+    def has_alternative(self, mention: Span, places: List[Tuple[str, Span, Place]]) -> bool:
         """The mention is one of two places offered as alternatives: "Nîmes ou (d')Arles",
         "Besançon ou pour Belfort", "soit Lyon soit Grenoble". The other place is a
-        mention of the trip or a name the gazetteer knows."""
+        mention of the trip or a name `places` knows."""
         doc = mention.doc
 
         def place_at(start: int) -> bool:
@@ -257,14 +260,14 @@ class TripResolver:
             if any(m.start == start for _, m, _ in places):
                 return True
             return any(
-                self.gazetteer.resolve(doc[start:end].text) is not None
+                self.places.resolve(doc[start:end].text) is not None
                 for end in range(start + 1, min(start + 4, len(doc)) + 1)
                 if doc[end - 1].is_alpha
             )
 
         def place_before(end: int) -> bool:
             return any(m.end == end for _, m, _ in places) or (
-                end > 0 and doc[end - 1].is_alpha and self.gazetteer.resolve(doc[end - 1].text) is not None
+                end > 0 and doc[end - 1].is_alpha and self.places.resolve(doc[end - 1].text) is not None
             )
 
         after = mention.end + (1 if mention.end < len(doc) and doc[mention.end].text == "," else 0)
@@ -350,13 +353,14 @@ def make_trip_resolver(
     pair_ends: bool,
 ) -> TripResolver:
     """Sets `doc._.trip` = {departure, arrival, steps, is_valid, *_text} from the
-    DEPART / ARRIVEE / VIA entities, names resolved in `places` (a gazetteer: any
-    registered function returning an object with `resolve(text) -> name or None`).
+    DEPART / ARRIVEE / VIA entities, each end a place value (`Place`) of `places` (any
+    registered function returning an object of the place contract, `places.contract.Places`).
     With `fix_ents`, `doc.ents` are rewritten to the place mentions the trip was
     read from, with their repaired roles. With `french_only`, a request written in
     another language (English, Spanish, German, Italian) is INVALID. With `pair_ends`,
     a request with one end found takes as its other end a known place right beside it
     ("albi carmaux", "entre Arras et Douai")."""
+    check_places("seqkit_trip", places)
     return TripResolver(
         name, places=places, resolve_names=resolve_names, known_places_only=known_places_only,
         fix_ents=fix_ents, french_only=french_only, pair_ends=pair_ends,

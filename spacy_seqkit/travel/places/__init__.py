@@ -6,7 +6,9 @@ communes and départements (`build_gazetteer_data.py`), common words
 
 - `contract.py`: `Places`, all the pipeline asks of a country's places;
 - `names.py`: how names are compared (`normalise`), type words, foreign places;
-- `communes.py`, `stations.py`: the reference data;
+- `communes.py`, `sncf.py`, `stations.py`: the reference data (SNCF's stations and the names
+  people type for them);
+- `place.py`: `Place`, a place as a value (kind, reference name, codes, serving stations);
 - `index.py`: every key people may type → the place it stands for (shipped built);
 - `lookup.py`: what a mention names, typos tolerated;
 - `french_places.py`: `FrenchPlaces`, France's places; `registry.py`: `spacy-seqkit.french_places.v1`.
@@ -14,6 +16,7 @@ communes and départements (`build_gazetteer_data.py`), common words
 from .contract import Places
 from .french_places import FrenchPlaces
 from .names import normalise
+from .place import Place
 from .registry import make_french_places
 
-__all__ = ["FrenchPlaces", "Places", "make_french_places", "normalise"]
+__all__ = ["FrenchPlaces", "Place", "Places", "make_french_places", "normalise"]

@@ -4,7 +4,7 @@ import csv
 import functools
 import gzip
 from pathlib import Path
-from typing import Dict, NamedTuple, Tuple
+from typing import Dict, NamedTuple, Optional, Tuple
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -34,3 +34,36 @@ def read_departements() -> Dict[str, str]:
     """Département code → official name (`data/departements.tsv.gz`)."""
     with gzip.open(DATA / "departements.tsv.gz", "rt", encoding="utf8") as f:
         return {r["code"]: r["name"] for r in csv.DictReader(f, delimiter="\t")}
+
+
+@functools.lru_cache(maxsize=1)
+def communes_by_code() -> Dict[str, Tuple[Commune, ...]]:
+    """INSEE code → its communes (a current commune and the delegated ones that share its code)."""
+    by_code: Dict[str, list] = {}
+    for commune in read_communes():
+        by_code.setdefault(commune.code, []).append(commune)
+    return {code: tuple(found) for code, found in by_code.items()}
+
+
+@functools.lru_cache(maxsize=1)
+def code_by_name() -> Dict[str, str]:
+    """Official name → INSEE code of the largest place of that name (current communes first)."""
+    codes: Dict[str, str] = {}
+    ranked = sorted(read_communes(), key=lambda c: (c.kind != "C", -c.population))
+    for commune in ranked:
+        codes.setdefault(commune.name, commune.code)
+    return codes
+
+
+def current_commune(code: str) -> Optional[Commune]:
+    """The current commune of an INSEE code: itself, or the commune a delegated, associated
+    commune or an arrondissement belongs to."""
+    communes = communes_by_code().get(code, ())
+    current = next((c for c in communes if c.kind == "C"), None)
+    if current is not None:
+        return current
+    for commune in communes:
+        parent = next((c for c in communes_by_code().get(commune.parent, ()) if c.kind == "C"), None)
+        if parent is not None:
+            return parent
+    return None

@@ -4,16 +4,18 @@ words spell a place, what is known to be no place; and, for the corpus, populati
 stations, départements and the forms people type."""
 from typing import FrozenSet, List, Optional, Tuple
 
-from .communes import read_communes, read_departements
-from .index import MIN_WORD_PLACE_POPULATION, CITY_ALIASES, NameIndex, short_form, load_index
+from .communes import code_by_name, current_commune, read_communes, read_departements
+from .index import CITY_ALIASES, MIN_WORD_PLACE_POPULATION, Entry, NameIndex, load_index, short_form
 from .lookup import resolve_cached
 from .names import ARTICLE, FOREIGN_PLACES, TYPE_WORDS, normalise
+from .place import COMMUNE, STATION, Place
+from .stations import read_station_data
 
 
 class FrenchPlaces:
     """The communes of metropolitan France with at least `min_population` inhabitants (0:
     all of them; delegated and associated communes count with the commune they belong to),
-    and the main railway stations.
+    and SNCF's passenger stations.
 
     `ordinary_words`: words, normalised (`normalise`), that typo correction must leave
     alone ("demain" is not a typo of Denain); exact place names are matched before they
@@ -53,8 +55,15 @@ class FrenchPlaces:
         return name in self._index.stations
 
     def stations_of(self, name: str) -> List[str]:
-        """The stations serving the commune `name` ("Lyon" → Lyon Part-Dieu, Lyon Perrache...)."""
-        return sorted(s for s, city in self._index.stations.items() if city == name)
+        """The stations serving the commune `name` ("Lyon" → Lyon Part Dieu, Lyon Perrache...)."""
+        return sorted(read_station_data().serving.get(name, ()))
+
+    def station_forms(self, name: str) -> List[str]:
+        """The ways people write the station `name` that resolve back to it ("Part Dieu",
+        "Lyon-Part-Dieu"), its traveller name first; [] for no station of its own name."""
+        if name not in self._index.stations:
+            return []
+        return [f for f in read_station_data().forms.get(name, ()) if self.resolve(f) == name]
 
     def departement_of(self, name: str) -> Optional[Tuple[str, str]]:
         """(code, name) of the département of the largest commune called `name`, else None."""
@@ -132,4 +141,30 @@ class FrenchPlaces:
         """
         if not isinstance(text, str):
             raise TypeError(f"resolve() expects a str, got {type(text).__name__}")
-        return resolve_cached(self.min_population, self.ordinary_words, text.strip())
+        entry = resolve_cached(self.min_population, self.ordinary_words, text.strip())
+        return entry.name if entry is not None else None
+
+    def place(self, text: str) -> Optional[Place]:
+        """The place a mention names, as a value (`Place`): its kind, reference name, codes
+        and the stations serving it; None when it names no known place (see `resolve`)."""
+        if not isinstance(text, str):
+            raise TypeError(f"place() expects a str, got {type(text).__name__}")
+        entry = resolve_cached(self.min_population, self.ordinary_words, text.strip())
+        return None if entry is None else self.place_of(text, entry)
+
+    def place_of(self, text: str, entry: Entry) -> Place:
+        """The `Place` of an index entry, `text` being what was typed."""
+        data = read_station_data()
+        station = data.by_name.get(entry.name) if entry.name in self._index.stations else None
+        if station is not None:
+            home = data.commune.get(station.name)
+            return Place(text, STATION, station.name, home.code if home else station.insee,
+                         home.name if home else None, (station.name,), station.uics)
+        code = entry.code or code_by_name().get(entry.name, "")
+        current = current_commune(code) if code else None
+        serving = list(data.serving.get(entry.name, ()))
+        if current is not None:
+            serving += [s for s in data.serving.get(current.name, ()) if s not in serving]
+        uics = tuple(u for s in serving for u in data.by_name[s].uics)
+        return Place(text, COMMUNE, entry.name, code or None, current.name if current else None,
+                     tuple(serving), uics)

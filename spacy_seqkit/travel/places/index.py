@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import Dict, List, NamedTuple, Optional
 
 from . import names as _names_module
+from . import sncf as _sncf_module
 from . import stations as _stations_module
 from .communes import DATA, Commune, read_communes
 from .names import ARTICLES, TYPE_WORDS, normalise
-from .stations import STATIONS
+from .stations import read_station_data
 
 INDEX_FILE = DATA / "index.pickle.gz"
 # Typos are corrected towards towns of this size; smaller communes only for long names
@@ -43,11 +44,12 @@ class Entry(NamedTuple):
     population: int
     rank: int  # 0 station alias, 1 name, 2 name without its article, 3 alias, 4 short form
     current: bool = True  # a current commune (or a station), not a delegated one
+    code: str = ""  # the commune's INSEE code ("" for a station: its name says which)
 
 
 class NameIndex(NamedTuple):
     populations: Dict[str, int]  # canonical name → population (largest place of that name)
-    stations: Dict[str, str]  # station name → commune
+    stations: Dict[str, str]  # station name → its commune (stations with a name of their own)
     by_key: Dict[str, Entry]  # normalised key → best entry
     # Typo targets, each by first character (a typo is corrected to a key of its own):
     fuzzy_keys: Dict[str, List[str]]  # keys a typo may be corrected to
@@ -98,9 +100,12 @@ def load_index(min_population: int) -> NameIndex:
 
 def index_digest() -> str:
     """A digest of what the index is built from: this module, the names' rules, the
-    stations, the communes."""
+    stations and their forms, the communes, the words."""
     digest = hashlib.sha256()
-    for path in (Path(__file__), Path(_names_module.__file__), Path(_stations_module.__file__), DATA / "communes.tsv.gz"):
+    sources = (Path(__file__), Path(_names_module.__file__), Path(_stations_module.__file__),
+               Path(_sncf_module.__file__), DATA / "communes.tsv.gz", DATA / "stations.tsv.gz",
+               DATA / "french_words.txt.gz")
+    for path in sources:
         digest.update(path.read_bytes())
     return digest.hexdigest()
 
@@ -145,32 +150,34 @@ def build_index(min_population: int) -> NameIndex:
             populations[commune.name] = max(size(commune), populations.get(commune.name, 0))
     for commune in places:
         name, pop, current = commune.name, populations[commune.name], commune.kind == "C"
-        add(normalise(name), Entry(name, pop, 1, current))
+        code = commune.code
+        add(normalise(name), Entry(name, pop, 1, current, code))
         for article in ARTICLES:
             if name.startswith(article):
-                add(normalise(name[len(article):]), Entry(name, pop, 2, current))
+                add(normalise(name[len(article):]), Entry(name, pop, 2, current, code))
         head = short_form(name)
         # "Florac" for Florac Trois Rivières; heads of three or four letters only for towns
         # ("Aix"), not for every "Bar-sur-..." village.
         if head and (len(head) >= 5 or pop >= (_MIN_SHORT_FORM_POPULATION if len(head) > 3 else BIG_PLACE)):
-            add(normalise(head), Entry(name, pop, 4, current))
+            add(normalise(head), Entry(name, pop, 4, current, code))
             article = next((a for a in ARTICLES if name.startswith(a)), None)
             if article:  # "la baule" for La Baule-Escoublac, "les sables" for Les Sables-d'Olonne
-                add(normalise(article + head), Entry(name, pop, 4, current))
+                add(normalise(article + head), Entry(name, pop, 4, current, code))
     for commune in read_communes():  # "Paris 15e" is Paris
         city = by_code.get(commune.parent)
         if commune.kind == "R" and city is not None and city.name in populations:
             for key in _arrondissement_keys(commune.name):
-                add(key, Entry(city.name, populations[city.name], 3))
+                add(key, Entry(city.name, populations[city.name], 3, True, city.code))
     for alias, name in CITY_ALIASES.items():
         if name in populations:
-            add(normalise(alias), Entry(name, populations[name], 3))
-    stations = {}
-    for station in STATIONS:
-        stations[station.name] = station.city
-        pop = populations.get(station.city, 0)
-        for alias, _article in station.aliases:
-            add(normalise(alias), Entry(station.name, pop, 0))
+            code = max((c for c in by_code.values() if c.name == name), key=lambda c: c.population).code
+            add(normalise(alias), Entry(name, populations[name], 3, True, code))
+    data = read_station_data()
+    stations: Dict[str, str] = {}
+    for key, station in data.by_key.items():
+        home = data.commune.get(station.name)
+        stations[station.name] = home.name if home else ""
+        add(key, Entry(station.name, populations.get(home.name, 0) if home else 0, 0))
     by_key = {k: _best(v) for k, v in candidates.items()}
     fuzzy_keys = sorted(
         k for k, e in by_key.items()

@@ -4,22 +4,26 @@ type word, a foreign place or an ordinary word. Cached per process and settings.
 import functools
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
-from .index import BIG_PLACE, MIN_WORD_PLACE_POPULATION, NameIndex, load_index
+from .communes import code_by_name
+from .index import MIN_WORD_PLACE_POPULATION, Entry, NameIndex, load_index
 from .names import ARTICLE, FOREIGN_PLACES, TRAILING_DEPARTEMENT, TYPE_PREFIX, TYPE_SUFFIX, TYPE_WORDS, max_edits, normalise
 
 
 @functools.lru_cache(maxsize=65536)
-def resolve_cached(min_population: int, ordinary_words: FrozenSet[str], text: str) -> Optional[str]:
+def resolve_cached(min_population: int, ordinary_words: FrozenSet[str], text: str) -> Optional[Entry]:
+    """The index entry of the place a mention names, or None."""
     # Module-level, so that every gazetteer of the same settings shares the cache.
     index = load_index(min_population)
-    if not text or text in index.stations:
-        return text or None
+    if not text:
+        return None
     key = normalise(text)
     entry = index.by_key.get(key)
+    if text in index.stations and entry is not None and entry.name == text:
+        return entry
     # An exact commune name is itself, unless a station alias ("Saint-Charles") or a much
     # bigger town's short form ("Clermont") has its key.
     if text in index.populations and key not in TYPE_WORDS and (entry is None or entry.rank in (1, 2)):
-        return text
+        return Entry(text, index.populations[text], 1, True, code_by_name().get(text, ""))
     lowercase = text == text.lower()
     for candidate in _candidate_keys(key):
         found = _lookup(candidate, index, ordinary_words, lowercase)
@@ -33,15 +37,15 @@ def _candidate_keys(key: str) -> List[str]:
     département after it, then without a leading article ("les sables" → "sables", the
     short form of Les Sables-d'Olonne): most literal first."""
     keys = [key]
-    stripped = TRAILING_DEPARTEMENT.sub("", key)
-    stripped = TYPE_SUFFIX.sub("", TYPE_PREFIX.sub("", stripped))
-    for candidate in (stripped, ARTICLE.sub("", stripped)):
+    without_type = TYPE_PREFIX.sub("", TRAILING_DEPARTEMENT.sub("", key))  # "gare d'avignon tgv"
+    stripped = TYPE_SUFFIX.sub("", without_type)
+    for candidate in (without_type, stripped, ARTICLE.sub("", stripped)):
         if candidate and candidate not in keys:
             keys.append(candidate)
     return keys
 
 
-def _lookup(key: str, index: NameIndex, ordinary_words: FrozenSet[str], lowercase: bool) -> Optional[str]:
+def _lookup(key: str, index: NameIndex, ordinary_words: FrozenSet[str], lowercase: bool) -> Optional[Entry]:
     if ARTICLE.sub("", key) in TYPE_WORDS or key in FOREIGN_PLACES:
         return None
     is_word = key in ordinary_words
@@ -53,9 +57,9 @@ def _lookup(key: str, index: NameIndex, ordinary_words: FrozenSet[str], lowercas
             # Aube; "fougere" may still be Fougères mistyped.
             return fuzzy(key, index, index.big_keys, 1) if len(key) >= 6 else None
         if not small or len(key) < 6:
-            return entry.name
+            return entry
         # "fougere" is more likely Fougères (24k) mistyped than Fougeré (900).
-        return fuzzy(key, index, index.big_keys, 1) or entry.name
+        return fuzzy(key, index, index.big_keys, 1) or entry
     if is_word or all(w in ordinary_words for w in key.split()):
         # "demain" is not a typo of Denain, nor "guichet" of Guichen, nor "les châteaux"
         # of Les Champeaux; a station's name mistyped still is ("parsi gare de l'est").
@@ -63,7 +67,7 @@ def _lookup(key: str, index: NameIndex, ordinary_words: FrozenSet[str], lowercas
     return fuzzy(key, index, index.fuzzy_keys, max_edits(len(key)))
 
 
-def fuzzy(key: str, index: NameIndex, keys: Dict[str, List[str]], limit: int) -> Optional[str]:
+def fuzzy(key: str, index: NameIndex, keys: Dict[str, List[str]], limit: int) -> Optional[Entry]:
     """The best key of `keys` (grouped by first character) within `limit`
     Damerau-Levenshtein edits of the same first letter, by distance, then entry rank,
     then population."""
@@ -77,9 +81,10 @@ def fuzzy(key: str, index: NameIndex, keys: Dict[str, List[str]], limit: int) ->
     candidates = keys.get(key[0], [])
     matches = process.extract(key, candidates, scorer=DamerauLevenshtein.distance, score_cutoff=limit, limit=None)
     best: Optional[Tuple[int, int, int, str]] = None
+    found: Optional[Entry] = None
     for candidate, distance, _ in matches:
         entry = index.by_key[candidate]
         rank = (distance, entry.rank, -entry.population, entry.name)
         if best is None or rank < best:
-            best = rank
-    return best[3] if best else None
+            best, found = rank, entry
+    return found

@@ -28,7 +28,7 @@ TYPE_PREFIX = re.compile(
     r"(?: (?:medievale|historique|royale|imperiale|fortifiee|natale|voisine))? (?:de |d |du |des ))+"
 )
 ARTICLE = re.compile(r"^(?:la|le|les|l) ")
-TYPE_SUFFIX = re.compile(r" (?:gare(?: sncf)?|centre(?: ville)?|ville|tgv|sncf)$")
+TYPE_SUFFIX = re.compile(r" (?:gare(?: sncf| centrale)?|centre(?: ville)?|ville|tgv|sncf)$")
 TRAILING_DEPARTEMENT = re.compile(r"(?: \d{1,3}| \([^)]*\))+$")
 # Foreign places people travel to from France (French exonyms): never a French place, so
 # never kept as typed. Names that are also French communes ("Vienne") are left out.

@@ -1,71 +1,123 @@
-"""Main French railway stations: canonical names (facts) and the ways people write them.
+"""SNCF's passenger stations as places: each station under the names people type for it
+(`sncf.station_forms`), tied to its commune, so that "Les Aubrais", "Valence TGV" or "gare de
+Lyon" name one station and are never cut into communes.
 
-Each station has its commune (an official commune name), the aliases that resolve to it
-and, for generation, how an alias takes an article ("à la gare de Lyon", "de la Part-Dieu").
-"La gare de Tours" is no alias: it names the town's station, and a trip to it is a trip to
-Tours; a station is answered where its own name is written ("Tours Gare", "Part-Dieu").
+A station that bears its commune's name ("Tours" in Tours, "Compiègne") adds no name of its
+own: typed, that name is the commune, and the station serves it (`StationData.serving`). A
+station's answer is SNCF's traveller name ("Lyon Part Dieu", "Paris Est").
 """
-from typing import Dict, NamedTuple, Optional, Tuple
+import functools
+from typing import Dict, List, NamedTuple, Optional, Tuple
+
+from .communes import Commune, read_communes
+from .names import ARTICLE, normalise, read_words
+from .sncf import DATA_FILE, Station, index_forms, read_stations, station_forms
+
+__all__ = ["COLLOQUIAL_NAMES", "DATA_FILE", "Station", "StationData", "read_station_data"]
+
+# What people call a few big stations, beside SNCF's names (facts of usage): airports by their
+# codes, Marne-la-Vallée for Disneyland's station, the Paris stations by their old names.
+COLLOQUIAL_NAMES = {
+    "Aéroport Charles de Gaulle 2 TGV": ("Roissy CDG", "CDG", "Charles de Gaulle", "aéroport CDG",
+                                         "aéroport Charles-de-Gaulle", "Roissy Charles de Gaulle", "CDG TGV"),
+    "Lyon Saint-Exupéry TGV": ("Saint-Exupéry", "aéroport Saint-Exupéry", "Lyon Saint-Exupéry"),
+    "Marne-la-Vallée Chessy": ("Marne-la-Vallée", "Disneyland", "Marne la Vallée Disneyland"),
+    "Aix-en-Provence TGV": ("Aix TGV", "TGV Aix"),
+    "Paris Est": ("Paris Gare de l'Est", "Paris-Est"),
+    "Paris Bercy Bourgogne - Pays d'Auvergne": ("Paris Bercy", "Bercy", "Paris Bercy Bourgogne"),
+    "Strasbourg": ("Strasbourg Gare Centrale",),
+    "Bordeaux Saint-Jean": ("gare Saint-Jean",),
+    "Montpellier Saint-Roch": ("gare Saint-Roch",),
+}
 
 
-class Station(NamedTuple):
-    name: str
-    city: str
-    # (surface form, article used before it in running text or None)
-    aliases: Tuple[Tuple[str, Optional[str]], ...]
+class StationData(NamedTuple):
+    stations: Tuple[Station, ...]
+    by_name: Dict[str, Station]  # traveller name → station
+    by_key: Dict[str, Station]  # normalised form → the station it names (no commune's name)
+    commune: Dict[str, Commune]  # traveller name → the current commune it stands in
+    serving: Dict[str, Tuple[str, ...]]  # commune name → names of the stations serving it
+    forms: Dict[str, Tuple[str, ...]]  # traveller name → its forms, as written (for the corpus)
 
 
-def _s(name: str, city: str, *aliases: Tuple[str, Optional[str]]) -> Station:
-    return Station(name, city, ((name, None),) + tuple(aliases))
+def _commune_of(code: str, by_code: Dict[str, List[Commune]]) -> Optional[Commune]:
+    """The current commune of an INSEE code: itself, the city of an arrondissement, the
+    commune a delegated or associated one belongs to."""
+    communes = by_code.get(code, [])
+    current = next((c for c in communes if c.kind == "C"), None)
+    if current is not None:
+        return current
+    for commune in communes:
+        parent = next((c for c in by_code.get(commune.parent, []) if c.kind == "C"), None)
+        if parent is not None:
+            return parent
+    return None
 
 
-STATIONS: Tuple[Station, ...] = (
-    _s("Paris Gare de Lyon", "Paris", ("gare de Lyon", "la"), ("Paris-Gare-de-Lyon", None)),
-    _s("Paris Gare du Nord", "Paris", ("gare du Nord", "la"), ("Paris-Nord", None)),
-    _s("Paris Gare de l'Est", "Paris", ("gare de l'Est", "la"), ("Paris-Est", None)),
-    _s("Paris Montparnasse", "Paris", ("Montparnasse", None), ("gare Montparnasse", "la"),
-       ("Paris-Montparnasse", None)),
-    _s("Paris Saint-Lazare", "Paris", ("Saint-Lazare", None), ("gare Saint-Lazare", "la"),
-       ("St Lazare", None)),
-    _s("Paris Austerlitz", "Paris", ("Austerlitz", None), ("gare d'Austerlitz", "la"),
-       ("Paris-Austerlitz", None)),
-    _s("Paris Bercy", "Paris", ("gare de Bercy", "la"), ("Bercy", None), ("Paris Bercy Bourgogne", None)),
-    _s("Lyon Part-Dieu", "Lyon", ("Part-Dieu", "la"), ("Lyon Part Dieu", None),
-       ("gare de la Part-Dieu", "la"), ("Lyon-Part-Dieu", None)),
-    _s("Lyon Perrache", "Lyon", ("Perrache", None), ("gare de Perrache", "la"),
-       ("Lyon-Perrache", None)),
-    _s("Marseille Saint-Charles", "Marseille", ("Saint-Charles", None), ("St Charles", None),
-       ("gare Saint-Charles", "la"), ("Marseille St-Charles", None)),
-    _s("Lille Flandres", "Lille", ("Lille-Flandres", None), ("gare Lille-Flandres", "la")),
-    _s("Lille Europe", "Lille", ("Lille-Europe", None), ("gare Lille-Europe", "la")),
-    _s("Bordeaux Saint-Jean", "Bordeaux", ("gare Saint-Jean", "la"), ("Bordeaux St Jean", None),
-       ("Bordeaux-Saint-Jean", None)),
-    _s("Toulouse Matabiau", "Toulouse", ("Matabiau", None), ("gare Matabiau", "la"),
-       ("Toulouse-Matabiau", None)),
-    _s("Nice Ville", "Nice", ("Nice-Ville", None), ("gare de Nice-Ville", "la")),
-    _s("Montpellier Saint-Roch", "Montpellier", ("gare Saint-Roch", "la"),
-       ("Montpellier St-Roch", None), ("Montpellier-Saint-Roch", None)),
-    _s("Strasbourg Gare Centrale", "Strasbourg", ("Strasbourg gare centrale", None)),
-    _s("Nantes Gare", "Nantes"),
-    _s("Rennes Gare", "Rennes"),
-    _s("Aix-en-Provence TGV", "Aix-en-Provence", ("Aix TGV", None), ("gare d'Aix TGV", "la")),
-    _s("Avignon TGV", "Avignon", ("gare d'Avignon TGV", "la")),
-    _s("Avignon Centre", "Avignon", ("Avignon-Centre", None), ("gare d'Avignon Centre", "la")),
-    _s("Marne-la-Vallée Chessy", "Chessy", ("Marne-la-Vallée", None), ("gare de Chessy", "la"),
-       ("Marne la Vallée Chessy", None)),
-    _s("Aéroport Charles de Gaulle 2 TGV", "Roissy-en-France", ("Roissy CDG", None),
-       ("aéroport Charles-de-Gaulle", "l'"), ("CDG", None), ("Charles de Gaulle", None),
-       ("aéroport CDG", "l'")),
-    _s("Massy TGV", "Massy", ("gare de Massy TGV", "la")),
-    _s("Lyon Saint-Exupéry TGV", "Lyon", ("Saint-Exupéry", None), ("aéroport Saint-Exupéry", "l'"),
-       ("Lyon St Exupéry", None)),
-    _s("Grenoble Gare", "Grenoble"),
-    _s("Dijon Ville", "Dijon", ("Dijon-Ville", None)),
-    _s("Metz Ville", "Metz", ("Metz-Ville", None)),
-    _s("Nancy Ville", "Nancy", ("Nancy-Ville", None)),
-    _s("Tours Gare", "Tours"),
-    _s("Saint-Pierre-des-Corps", "Saint-Pierre-des-Corps", ("St Pierre des Corps", None)),
-)
+def data_station(stations: Tuple[Station, ...], name: str) -> Station:
+    found = next((s for s in stations if s.name == name), None)
+    if found is None:
+        raise ValueError(f"COLLOQUIAL_NAMES names {name!r}, which is no station of {DATA_FILE}")
+    return found
 
-STATION_BY_NAME: Dict[str, Station] = {s.name: s for s in STATIONS}
 
+@functools.lru_cache(maxsize=1)
+def read_station_data() -> StationData:
+    """The shipped stations (`data/stations.tsv.gz`), their forms and communes."""
+    stations = read_stations()
+    by_code: Dict[str, List[Commune]] = {}
+    for commune in read_communes():
+        by_code.setdefault(commune.code, []).append(commune)
+    commune_keys = frozenset(normalise(c.name) for c in read_communes())
+    words = read_words(DATA_FILE.parent / "french_words.txt.gz")
+    commune: Dict[str, Commune] = {}
+    forms: Dict[Station, List[str]] = {}
+    for station in stations:
+        home = _commune_of(station.insee, by_code)
+        codes = by_code.get(station.insee, [])
+        own = next((c for c in codes if c.kind == "C"), None) or next((c for c in codes if c.kind in "DA"), home)
+        if home is not None:
+            commune[station.name] = home
+        forms[station] = station_forms(
+            station, own.name if own else None, commune_population=home.population if home else 0,
+            commune_keys=commune_keys, word_keys=words, normalise=normalise,
+        )
+        # "Lyon Saint-Exupéry" for Lyon Saint-Exupéry TGV, unless that is a town ("Massy").
+        without = " ".join(w for w in station.name.split() if w != "TGV")
+        if without != station.name and normalise(without) not in commune_keys and normalise(without) not in words:
+            forms[station].append(without)
+    index = index_forms(forms, normalise=normalise)
+    by_key: Dict[str, Station] = {}
+    for key, claimants in index.stations_by_key.items():
+        if key in commune_keys or len(claimants) != 1:
+            continue  # a commune's name is the commune; a name two stations share names neither
+        by_key[key] = claimants[0]
+        bare = ARTICLE.sub("", key)  # "aubrais" for Les Aubrais, unless a commune or word
+        if bare != key and bare not in commune_keys and bare not in words:
+            by_key.setdefault(bare, claimants[0])
+    for name, colloquial in COLLOQUIAL_NAMES.items():
+        for form in colloquial:
+            by_key.setdefault(normalise(form), data_station(stations, name))
+    # "gare Montparnasse", "gare Matabiau": a station's own name after "gare" (communes' are
+    # read without their type words: "la gare de Tours" is Tours).
+    for key, station in list(by_key.items()):
+        if not key.startswith("gare "):
+            by_key.setdefault("gare " + key, station)
+    # A station named like a commune (current, delegated or associated) serves it, and stands
+    # in its current commune where SNCF's INSEE code is one that no longer exists ("Auneau").
+    named = {normalise(c.name): c for c in sorted(read_communes(), key=lambda c: c.kind != "C") if c.kind != "R"}
+    serving: Dict[str, List[str]] = {}
+    for station in stations:
+        same = named.get(normalise(station.name))
+        if station.name not in commune and same is not None:
+            current = _commune_of(same.code, by_code)
+            if current is not None:
+                commune[station.name] = current
+        for place in (commune.get(station.name), same):
+            if place is not None and station.name not in serving.get(place.name, []):
+                serving.setdefault(place.name, []).append(station.name)
+    return StationData(
+        stations, {s.name: s for s in stations}, by_key, commune,
+        {name: tuple(found) for name, found in serving.items()},
+        {s.name: tuple(f) for s, f in forms.items()},
+    )

@@ -56,7 +56,7 @@ def test_trip_mentions_that_name_no_place_are_narrowed_or_dropped(nlp):
 @pytest.mark.parametrize(
     "text,mention,kept",
     [
-        ("comment me rendre à Port-Boulet depuis la gare de Tours ?", "Port-Boulet", True),
+        ("comment me rendre à Port-Xyzzy depuis la gare de Tours ?", "Port-Xyzzy", True),
         ("un billet pour Saint-Xyzzy-sur-Loire depuis Tours", "Saint-Xyzzy-sur-Loire", True),
         ("Xyzzy depuis Tours", "Xyzzy", False),  # any word is capitalised at the start
         ("UN BILLET POUR XYZZY DEPUIS TOURS", "XYZZY", False),  # and in all-caps text
@@ -95,12 +95,12 @@ def test_trip_two_ends_run_together_are_split(nlp, text, mention):
 
 def test_trip_function_word_villages_do_not_count_beside_a_place(nlp):
     # "Vers" is a village of the Lot; in "Vers Lyon" it is a preposition.
-    assert nlp.get_pipe("seqkit_trip").gazetteer.resolve("Vers") == "Vers"
+    assert nlp.get_pipe("seqkit_trip").places.resolve("Vers") == "Vers"
     doc = with_ents(nlp, "de Dijon Vers Lyon", [("Dijon", "DEPART"), ("Vers Lyon", "ARRIVEE")])
     trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
     assert (trip["departure"], trip["arrival"], trip["steps"]) == ("Dijon", "Lyon", [])
     # Lowercase, an ordinary word is no village at all.
-    assert nlp.get_pipe("seqkit_trip").gazetteer.resolve("vers") is None
+    assert nlp.get_pipe("seqkit_trip").places.resolve("vers") is None
     doc = with_ents(nlp, "de Dijon vers Lyon", [("Dijon", "DEPART"), ("vers Lyon", "ARRIVEE")])
     trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
     assert (trip["departure"], trip["arrival"], trip["steps"]) == ("Dijon", "Lyon", [])
@@ -205,10 +205,44 @@ def test_trip_leaves_ents_alone_without_fix_ents():
 
 
 class TinyPlaces:
-    """Another country's gazetteer, as a user would plug it in."""
+    """Another country's places, written to the place contract as a user would plug them in."""
+
+    NAMES = {"bruxelles": "Bruxelles", "liege": "Liège"}
 
     def resolve(self, text):
-        return {"bruxelles": "Bruxelles", "liege": "Liège"}.get(text.lower())
+        return self.NAMES.get(text.lower())
+
+    def place(self, text):
+        from spacy_seqkit.travel.places import Place
+
+        name = self.resolve(text)
+        return Place(text, "commune", name) if name else None
+
+    def name_spans(self, words, max_words=8):
+        return [(i, i + 1) for i, word in enumerate(words) if self.resolve(word)]
+
+    def is_excluded(self, text):
+        return False
+
+
+class HalfPlaces:
+    """Written to an older contract: `resolve` only."""
+
+    def resolve(self, text):
+        return None
+
+
+@spacy.registry.misc("test.half_places.v1")
+def make_half_places():
+    return HalfPlaces()
+
+
+def test_trip_places_missing_from_the_contract_fail_naming_what_is_missing():
+    nlp = spacy.blank("fr")
+    with pytest.raises(ValueError, match="'places'.*place, name_spans, is_excluded"):
+        nlp.add_pipe("seqkit_trip", config={"places": {"@misc": "test.half_places.v1"}})
+    with pytest.raises(ValueError, match="'places'.*name_spans"):
+        nlp.add_pipe("seqkit_place_marker", config={"places": {"@misc": "test.half_places.v1"}})
 
 
 @spacy.registry.misc("test.tiny_places.v1")
@@ -232,10 +266,10 @@ def test_trip_french_places_population_threshold():
     every, towns = make_french_places(), make_french_places(min_population=20000)
     assert every.resolve("Albert") == "Albert" and towns.resolve("Albert") != "Albert"
     assert towns.resolve("marseile") == "Marseille"
-    assert len(towns) < len(every)
+    assert len(towns.place_names()) < len(every.place_names())
     nlp = spacy.blank("fr")
     nlp.add_pipe("seqkit_trip", config={"places": {"@misc": "spacy-seqkit.french_places.v1", "min_population": 20000}})
-    assert nlp.get_pipe("seqkit_trip").gazetteer.min_population == 20000
+    assert nlp.get_pipe("seqkit_trip").places.min_population == 20000
 
 
 def test_trip_value_round_trips_and_compares():
@@ -300,6 +334,16 @@ def test_trip_long_mention_is_read_in_linear_time():
         def resolve(self, text):
             Counting.calls += 1
             return make_french_places().resolve(text)
+
+        def place(self, text):
+            Counting.calls += 1
+            return make_french_places().place(text)
+
+        def name_spans(self, words, max_words=8):
+            return make_french_places().name_spans(words, max_words)
+
+        def is_excluded(self, text):
+            return make_french_places().is_excluded(text)
 
     resolver = TripResolver(places=Counting())
     nlp = spacy.blank("fr")
