@@ -13,8 +13,12 @@ Reads `liste-des-gares.csv` (stations and stops of every line, kilometre points)
   more than OUTLIER_SLACK_KM, or longer than 3x it + OUTLIER_SLACK_LONG_KM, the straight
   distance is used instead (the edge is kept so the line stays whole);
 - lines join at the UIC codes they share; a section end that is on no other line is joined to
-  the nearest point of another line within MAX_JUNCTION_KM (the file has no junctions between
-  stations), and a passenger station on no line to the nearest node within ATTACH_KM;
+  the stop of another line whose kilometre point continues its own (travel.routes.junctions),
+  else to the nearest point of another line within MAX_JUNCTION_KM, or AHEAD_JUNCTION_KM ahead
+  of it (the file has no junctions between stations), and a passenger station on no line to
+  the nearest node within ATTACH_KM;
+- stations a TGV / Intercités train runs between at high speed, with no route near the straight
+  distance, are joined straight (the file lists the high-speed lines' stations, rarely their ends);
 - the fastest TGV / Intercités train (number, minutes) for each ordered pair of stations one
   train serves in that order (calendars ignored).
 """
@@ -37,17 +41,20 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from spacy_seqkit.travel.routes.datafile import FORMAT_VERSION, pack_strings, write_arrays  # noqa: E402
 from spacy_seqkit.travel.routes.geo import haversine_km  # noqa: E402
+from spacy_seqkit.travel.routes.junctions import (ahead, dangling_ends, high_speed_links,  # noqa: E402
+                                                  kilometre_point_links, local_km)
 
 OUT = ROOT / "spacy_seqkit" / "travel" / "routes" / "data" / "network.npz"
 SNCF = ROOT.parent / "shared" / "data" / "sncf"
 OUTLIER_SLACK_KM = 1.0
 OUTLIER_SLACK_LONG_KM = 5.0
 MAX_JUNCTION_KM = 8.0
+AHEAD_JUNCTION_KM = 20.0  # farther, but ahead of the line's end
 SNAP_KM = 0.2
 ATTACH_KM = 5.0
 MISPLACED_KM = 10.0
 # edge kinds
-PK, STRAIGHT, JUNCTION, ATTACHED = 0, 1, 2, 3
+PK, STRAIGHT, JUNCTION, ATTACHED, HIGH_SPEED = 0, 1, 2, 3, 4
 ATTRIBUTION = (
     "Contient des informations issues de la base de données SNCF Open Data : « Liste des gares », "
     "« Gares de voyageurs », « Horaires des TGV » (GTFS du 2023-10-13) et « Horaires des "
@@ -117,8 +124,8 @@ def drop_misplaced(rows: List[Row], report: List[str]) -> List[Row]:
     return [r for r in rows if id(r) not in dropped]
 
 
-def section_edges(rows: List[Row], index: Dict[str, int], lonlat: np.ndarray, joined: Set[int],
-                  report: List[str]) -> Tuple[List[Edge], Dict[Tuple[str, str], List[int]]]:
+def section_edges(rows: List[Row], index: Dict[str, int], lonlat: np.ndarray, joined: Set[int], report: List[str]
+                  ) -> Tuple[List[Edge], Dict[Tuple[str, str], List[int]], Dict[Tuple[str, str], List[float]]]:
     """Consecutive points of each line section, joined by their kilometre-point distance;
     the section ends joined to the line's next section are added to `joined`."""
     pks: Dict[Tuple[str, str], Dict[int, List[float]]] = defaultdict(lambda: defaultdict(list))
@@ -126,10 +133,12 @@ def section_edges(rows: List[Row], index: Dict[str, int], lonlat: np.ndarray, jo
         pks[(r["CODE_LIGNE"], r["RG_TRONCON"])][index[r["CODE_UIC"]]].append(parse_pk(r["PK"]))
     edges: List[Edge] = []
     sections: Dict[Tuple[str, str], List[int]] = {}
+    marks: Dict[Tuple[str, str], List[float]] = {}
     ends: Dict[Tuple[str, str], Tuple[Tuple[float, int], Tuple[float, int]]] = {}
     for key in sorted(pks):
         ordered = sorted((sum(v) / len(v), node) for node, v in pks[key].items())
         sections[key], ends[key] = [node for _, node in ordered], (ordered[0], ordered[-1])
+        marks[key] = [pk for pk, _ in ordered]
         edges.extend(checked_edge(a, b, pk_b - pk_a, key, lonlat, report)
                      for (pk_a, a), (pk_b, b) in zip(ordered, ordered[1:]))
     # A line's next section (RG_TRONCON + 1) usually goes on where the last one stopped, its
@@ -142,7 +151,7 @@ def section_edges(rows: List[Row], index: Dict[str, int], lonlat: np.ndarray, jo
             if 0 <= km and straight - OUTLIER_SLACK_KM <= km <= 3 * straight + OUTLIER_SLACK_LONG_KM:
                 edges.append((a, b, km, PK, key[0]))
                 joined.update((a, b))
-    return edges, sections
+    return edges, sections, marks
 
 
 def checked_edge(a: int, b: int, km: float, key: Tuple[str, str], lonlat: np.ndarray, report: List[str]) -> Edge:
@@ -154,12 +163,6 @@ def checked_edge(a: int, b: int, km: float, key: Tuple[str, str], lonlat: np.nda
                       f"PK {km:.3f} km, straight {straight:.3f} km -> straight")
         return a, b, straight, STRAIGHT, key[0]
     return a, b, km, PK, key[0]
-
-
-def local_km(lonlat: np.ndarray, origin: np.ndarray) -> np.ndarray:
-    """Equirectangular projection (km) around `origin`: exact enough within a few km."""
-    scale = np.array([111.32 * math.cos(math.radians(float(origin[1]))), 110.57])
-    return (lonlat - origin) * scale
 
 
 def infer_junctions(edges: List[Edge], sections: Dict[Tuple[str, str], List[int]], lonlat: np.ndarray,
@@ -186,9 +189,13 @@ def infer_junctions(edges: List[Edge], sections: Dict[Tuple[str, str], List[int]
             t = np.clip(-(a * d).sum(1) / np.maximum((d * d).sum(1), 1e-12), 0.0, 1.0)
             dist = np.hypot(*(a + t[:, None] * d).T)
             dist[(seg_section == section_ids[key]) | (seg == end).any(1)] = np.inf
+            if len(nodes) > 1:  # farther points count when they lie ahead of the line's end
+                inner = local_km(lonlat[nodes[1] if end == nodes[0] else nodes[-2]], lonlat[end])
+                far = ~ahead(np.zeros(2), inner, a + t[:, None] * d) & (dist > MAX_JUNCTION_KM)
+                dist[far] = np.inf
             best = int(np.argmin(dist))
-            gaps.append(float(dist[best]))
-            if dist[best] > MAX_JUNCTION_KM:
+            gaps.append(min(float(dist[best]), 1e3))
+            if dist[best] > (MAX_JUNCTION_KM if len(nodes) == 1 else AHEAD_JUNCTION_KM):
                 report.append(f"dangling end left alone: node {end} (line {key[0]}), {dist[best]:.1f} km from another line")
                 continue
             length = float(np.hypot(*d[best]))
@@ -230,11 +237,14 @@ def attach_stations(extra: List[Tuple[str, Tuple[float, float]]], lonlat: np.nda
     return links
 
 
-def read_timetables(sncf: Path, index: Dict[str, int]) -> Dict[Tuple[int, int], Tuple[int, str]]:
+def read_timetables(sncf: Path, index: Dict[str, int]
+                    ) -> Tuple[Dict[Tuple[int, int], Tuple[int, str]], Dict[Tuple[int, int], int]]:
     """Fastest (minutes, train number) for each ordered pair of nodes one train serves, where
-    the train picks up at the first and sets down at the second. The number is trip_headsign
-    (these feeds have no trip_short_name; trip ids repeat it: OCESN12213F...)."""
+    the train picks up at the first and sets down at the second (the number is trip_headsign:
+    these feeds have no trip_short_name; trip ids repeat it: OCESN12213F...); and the fewest
+    minutes between each two consecutive calls of a train."""
     best: Dict[Tuple[int, int], Tuple[int, str]] = {}
+    hops: Dict[Tuple[int, int], int] = {}
     for folder in ("gtfs-tgv", "gtfs-intercites"):
         with open(sncf / folder / "trips.txt", encoding="utf-8-sig", newline="") as f:
             number = {r["trip_id"]: r["trip_headsign"] for r in csv.DictReader(f)}
@@ -248,13 +258,16 @@ def read_timetables(sncf: Path, index: Dict[str, int]) -> Dict[Tuple[int, int], 
                         r["pickup_type"] != "1", r["drop_off_type"] != "1", index[uic.group(1)]))
         for trip in sorted(calls):
             ordered = sorted(calls[trip])
+            for (_, _, leave, _, _, a), (_, arrive, _, _, _, b) in zip(ordered, ordered[1:]):
+                if a != b:
+                    hops[(a, b)] = min(hops.get((a, b), 1 << 30), (arrive - leave) // 60)
             for i, (_, _, leave, pickup, _, a) in enumerate(ordered):
                 for _, arrive, _, _, drop, b in ordered[i + 1:]:
                     if pickup and drop and a != b:
                         candidate = ((arrive - leave) // 60, number[trip])
                         if (a, b) not in best or candidate < best[(a, b)]:
                             best[(a, b)] = candidate
-    return best
+    return best, hops
 
 
 def seconds(hms: str) -> int:
@@ -283,8 +296,11 @@ def build(sncf: Path) -> Tuple[Dict[str, np.ndarray], List[str]]:
     lonlat = np.array([np.mean([point(r) for r in by_uic[u]], axis=0).round(7) for u in sorted(by_uic)]
                       + [placed[u] for u in extra])
     joined: Set[int] = set()
-    edges, sections = section_edges(rows, index, lonlat, joined, report)
+    edges, sections, marks = section_edges(rows, index, lonlat, joined, report)
+    pk_links = kilometre_point_links(sections, marks, lonlat, dangling_ends(sections, joined), report)
+    joined.update(end for end, _, _ in pk_links)
     edges, junctions = infer_junctions(edges, sections, lonlat, joined, report)
+    edges += [(a, b, km, JUNCTION, "") for a, b, km in pk_links]
     edges += attach_stations([(u, placed[u]) for u in extra], np.vstack([lonlat, np.array(junctions).reshape(-1, 2)]),
                              edges, len(by_uic), report)
     if junctions:
@@ -301,8 +317,10 @@ def build(sncf: Path) -> Tuple[Dict[str, np.ndarray], List[str]]:
         old_km, old_kind, lines = pairs.get(key, (math.inf, kind, set()))
         lines |= {line_of[line]} if line else set()
         pairs[key] = (km, kind, lines) if km < old_km else (old_km, old_kind, lines)
+    timetable, hops = read_timetables(sncf, index)
+    for a, b, km in high_speed_links(hops, lonlat, [(a, b, pairs[(a, b)][0]) for a, b in sorted(pairs)], report):
+        pairs[(a, b)] = (km, HIGH_SPEED, set())
     keys = sorted(pairs)
-    timetable = read_timetables(sncf, index)
     ordered = sorted(timetable)
     arrays = {
         "format": np.array(FORMAT_VERSION, dtype=np.int32),

@@ -1,0 +1,121 @@
+"""Links between lines that "Liste des gares" does not list, inferred by the build script
+(scripts/build_rail_network.py; nothing here runs when routes are answered).
+
+The file lists stations and stops of each line with their kilometre points, not the junctions
+between lines, nor a line's last stretch where it has no stop. Two rules close most gaps:
+
+- kilometre points: a line's end stop whose line goes on (the stop is not its kilometre 0) most
+  often joins another line at a point whose kilometre point on that other line continues the
+  first line's (French lines count from Paris), or at its own kilometre 0: the nearest stop of
+  another line, ahead of the end, whose kilometre points fit the straight distance, is joined
+  with the kilometre-point difference as length;
+- timetables: a TGV running between two consecutive calls at high speed over the straight
+  distance runs on a high-speed line; where the network has no route near that straight
+  distance (the file lists the high-speed lines' stations, rarely their ends), the two
+  stations are joined by the straight distance times LGV_DETOUR.
+"""
+import math
+from typing import Dict, List, Sequence, Set, Tuple
+
+import numpy as np
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import dijkstra
+
+from .geo import haversine_km
+
+Key = Tuple[str, str]  # (line code, section)
+Link = Tuple[int, int, float]  # (end, node it joins, km)
+PK_RADIUS_KM = 40.0
+PK_FIT_SLACK_KM = 1.0
+PK_FIT_RATIO = 1.35
+PK_FIT_LONG_KM = 3.0
+AHEAD_COS = 0.5  # within 60 degrees of the line's own direction at its end
+PK_AHEAD_COS = 0.0  # kilometre points that fit are evidence enough: anywhere in front of the end
+MIN_LGV_KMH = 120.0  # straight distance per hour between calls: fast, and the network is far from it
+LGV_DETOUR = 1.06  # high-speed lines are nearly straight (Paris - Lyon: 409 km for 392)
+LGV_GAP = 1.25  # a pair already joined within this times the straight distance needs no link
+
+
+def local_km(lonlat: np.ndarray, origin: np.ndarray) -> np.ndarray:
+    """Equirectangular projection (km) around `origin`: exact enough within a few tens of km."""
+    scale = np.array([111.32 * math.cos(math.radians(float(origin[1]))), 110.57])
+    return (lonlat - origin) * scale
+
+
+def ahead(end_xy: np.ndarray, inner_xy: np.ndarray, points_xy: np.ndarray, cos: float = AHEAD_COS) -> np.ndarray:
+    """Which `points` (km) lie ahead of a line's end, away from its inner point: within the
+    angle of cosine `cos` of the line's direction there."""
+    direction = end_xy - inner_xy
+    norm = np.hypot(*(points_xy - end_xy).T) * max(float(np.hypot(*direction)), 1e-9)
+    return ((points_xy - end_xy) @ direction) >= cos * norm
+
+
+def kilometre_point_links(sections: Dict[Key, List[int]], pks: Dict[Key, List[float]], lonlat: np.ndarray,
+                          dangling: Sequence[Tuple[Key, int]], report: List[str]) -> List[Link]:
+    """Join each dangling section end to the stop of another line that continues its kilometre
+    points (or where they start), ahead of it; ends with no such stop are left out."""
+    node, pk, section = [], [], []
+    ids = {key: i for i, key in enumerate(sections)}
+    for key, nodes in sections.items():
+        node += nodes
+        pk += pks[key]
+        section += [ids[key]] * len(nodes)
+    node_a, pk_a, section_a = np.array(node), np.array(pk), np.array(section)
+    links: List[Link] = []
+    for key, end in dangling:
+        nodes, marks = sections[key], pks[key]
+        first = end == nodes[0]
+        p, inner = (marks[0], nodes[1]) if first else (marks[-1], nodes[-2])
+        xy = local_km(lonlat[node_a], lonlat[end])
+        straight = np.hypot(*xy.T)
+        ok = (section_a != ids[key]) & (node_a != end) & (straight <= PK_RADIUS_KM)
+        ok &= ahead(np.zeros(2), local_km(lonlat[inner], lonlat[end]), xy, PK_AHEAD_COS)
+        # the other line's kilometre point continues this one's, or this one starts there
+        gaps = [p - pk_a if first else pk_a - p] + ([np.full(len(pk_a), p)] if first else [])
+        best = None
+        for gap in gaps:
+            fit = ok & (gap >= straight - PK_FIT_SLACK_KM) & (gap <= PK_FIT_RATIO * straight + PK_FIT_LONG_KM)
+            for i in np.flatnonzero(fit).tolist():
+                candidate = (float(gap[i] - straight[i]), float(straight[i]), int(node_a[i]), float(gap[i]))
+                best = candidate if best is None or candidate < best else best
+        if best is not None:
+            links.append((end, best[2], max(best[3], best[1], 0.001)))
+            report.append(f"kilometre-point junction: node {end} (line {key[0]}, PK {p:.3f}) -> node {best[2]}, "
+                          f"{best[3]:.1f} km by kilometre points, {best[1]:.1f} km straight")
+    return links
+
+
+def high_speed_links(hops: Dict[Tuple[int, int], int], lonlat: np.ndarray, edges: List[Tuple[int, int, float]],
+                     report: List[str]) -> List[Link]:
+    """Straight links for the fast non-stop runs of trains the network has no near-straight
+    route for, shortest runs first (a long run is then often joined through them)."""
+    n = len(lonlat)
+    runs = []
+    for (a, b), minutes in hops.items():
+        if a < b or (b, a) not in hops:
+            straight = haversine_km(lonlat[a], lonlat[b])
+            fastest = min(minutes, hops.get((b, a), minutes))
+            if straight >= 5.0 and straight / max(fastest, 1) * 60 >= MIN_LGV_KMH:
+                runs.append((straight, min(a, b), max(a, b)))
+    src, dst, km = (list(x) for x in zip(*edges)) if edges else ([], [], [])
+    links: List[Link] = []
+    for straight, a, b in sorted(runs):
+        graph = coo_matrix((km + km, (src + dst, dst + src)), shape=(n, n)).tocsr()
+        far = dijkstra(graph, indices=a, limit=LGV_GAP * straight)[b]
+        if far > LGV_GAP * straight:
+            length = round(LGV_DETOUR * straight, 3)
+            links.append((a, b, length))
+            src.append(a), dst.append(b), km.append(length)
+            report.append(f"high-speed link: nodes {a}-{b}, {straight:.1f} km straight, no route within "
+                          f"{LGV_GAP * straight:.0f} km -> {length:.1f} km")
+    return links
+
+
+def dangling_ends(sections: Dict[Key, List[int]], joined: Set[int]) -> List[Tuple[Key, int]]:
+    """Section ends that no other line shares and no next section continues."""
+    count: Dict[int, int] = {}
+    for nodes in sections.values():
+        for n in set(nodes):
+            count[n] = count.get(n, 0) + 1
+    return [(key, end) for key, nodes in sections.items() if len(nodes) > 1
+            for end in sorted({nodes[0], nodes[-1]}) if count[end] == 1 and end not in joined]
