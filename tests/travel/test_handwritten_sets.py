@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from travel_conventions import CONVENTION_STATIONS
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"

@@ -10,7 +10,6 @@ from .extensions import install_extensions
 from .language import is_foreign
 from .trip import LABELS, Trip, trip_accuracy
 
-
 # Lowercase words that may sit inside a written place name: "Port-sur-Saône".
 _NAME_PARTICLES = {"de", "du", "des", "d'", "la", "le", "les", "l'", "sur", "sous", "en", "lès", "lez", "et", "-"}
 _SENTENCE_ENDS = {".", "!", "?", ":", "\n", ";"}
@@ -129,7 +128,8 @@ class TripResolver:
             return [(span, name)]
         if not self.known_places_only:
             return [(span, span.text)]
-        found, function_words = [], []
+        found: List[Tuple[Span, str]] = []
+        function_words: List[Tuple[Span, str]] = []
         start, n = 0, len(span)
         while start < n:
             for end in range(min(n, start + MAX_NAME_TOKENS), start, -1):

@@ -5,7 +5,7 @@ stations, départements and the forms people type."""
 from typing import FrozenSet, List, Optional, Tuple
 
 from .communes import read_communes, read_departements
-from .index import MIN_WORD_PLACE_POPULATION, CITY_ALIASES, NameIndex, short_form, load_index
+from .index import CITY_ALIASES, MIN_WORD_PLACE_POPULATION, NameIndex, load_index, short_form
 from .lookup import resolve_cached
 from .names import ARTICLE, FOREIGN_PLACES, TYPE_WORDS, normalise
 

@@ -4,8 +4,17 @@ type word, a foreign place or an ordinary word. Cached per process and settings.
 import functools
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
-from .index import BIG_PLACE, MIN_WORD_PLACE_POPULATION, NameIndex, load_index
-from .names import ARTICLE, FOREIGN_PLACES, TRAILING_DEPARTEMENT, TYPE_PREFIX, TYPE_SUFFIX, TYPE_WORDS, max_edits, normalise
+from .index import MIN_WORD_PLACE_POPULATION, NameIndex, load_index
+from .names import (
+    ARTICLE,
+    FOREIGN_PLACES,
+    TRAILING_DEPARTEMENT,
+    TYPE_PREFIX,
+    TYPE_SUFFIX,
+    TYPE_WORDS,
+    max_edits,
+    normalise,
+)
 
 
 @functools.lru_cache(maxsize=65536)
