@@ -41,8 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from spacy_seqkit.travel.routes.datafile import FORMAT_VERSION, pack_strings, write_arrays  # noqa: E402
 from spacy_seqkit.travel.routes.geo import haversine_km  # noqa: E402
-from spacy_seqkit.travel.routes.junctions import (ahead, dangling_ends, high_speed_links,  # noqa: E402
-                                                  kilometre_point_links, local_km)
+from spacy_seqkit.travel.routes.junctions import ahead, dangling_ends, high_speed_links, kilometre_point_links, local_km  # noqa: E402
 
 OUT = ROOT / "spacy_seqkit" / "travel" / "routes" / "data" / "network.npz"
 SNCF = ROOT.parent / "shared" / "data" / "sncf"

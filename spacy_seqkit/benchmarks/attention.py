@@ -227,7 +227,7 @@ def run_pipeline_rows(n_docs: int, repeats: int, seed: int, best_time) -> List[D
         nlp = build_pipeline(name, seed)
         texts = [doc.text for doc in make_requests(nlp, n_docs, seed + 1)]
         n_words = sum(len(nlp.make_doc(t)) for t in texts)
-        seconds = best_time(lambda: list(nlp.pipe(texts, batch_size=256)), repeats=repeats)
+        seconds = best_time(lambda nlp=nlp, texts=texts: list(nlp.pipe(texts, batch_size=256)), repeats=repeats)
         label = "ner_maxout" if name == BASELINE else f"ner_{name.replace(' ', '_')}"
         rows.append({"pipeline": label, "words/s": n_words / seconds, "max tokens": max(
             len(nlp.make_doc(t)) for t in texts)})

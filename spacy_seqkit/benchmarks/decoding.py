@@ -82,7 +82,7 @@ def train_char_model(n_steps: int, seed: int, batch_size: int = 32, model: Optio
     optimizer.learn_rate = learn_rate
     rng = random.Random(seed)
     loss = 0.0
-    for step in range(n_steps):
+    for _ in range(n_steps):
         batch = rng.sample(examples, batch_size)
         loss = nlp.update(batch, sgd=optimizer)["seqkit_rewriter"]
     return nlp, loss
@@ -144,7 +144,7 @@ def cache_rows(models: Dict[str, Any], docs, lengths: Sequence[int], beam_size: 
     for length in lengths:
         found: Dict[str, List] = {}
 
-        def timed(name, model, use_cache, n_repeats):
+        def timed(name, model, use_cache, n_repeats, found=found, length=length):
             def run():
                 found[name] = decode_fixed_length(model, docs, length, beam_size, batch_size, use_cache)
 
@@ -201,7 +201,7 @@ def output_layer_rows(vocab_sizes: Sequence[int], threads: int, repeats: int, se
             model.initialize(X=docs, Y=corpus)
             optimizer = Adam(0.001)
 
-            def step():
+            def step(model=model, batch=batch, optimizer=optimizer):
                 loss, backprop = model.begin_update(batch)
                 backprop(model.ops.xp.ones_like(loss))
                 model.finish_update(optimizer)

@@ -6,6 +6,7 @@ import typer
 
 from .app import DEFAULT_BENCH_DIR, benchmark_app
 
+
 @benchmark_app.command("encoders")
 def benchmark_encoders(
     out_dir: Path = typer.Option(DEFAULT_BENCH_DIR, "--out", "-o", help="Where JSON and PNG go"),
@@ -71,7 +72,7 @@ def _positive_ints(text: str, hint: str, minimum: int, what: str) -> list:
     try:
         values = [int(v) for v in text.split(",") if v.strip()]
     except ValueError:
-        raise typer.BadParameter(f"comma-separated integers expected, got {text!r}", param_hint=hint)
+        raise typer.BadParameter(f"comma-separated integers expected, got {text!r}", param_hint=hint) from None
     if not values or min(values) < minimum:
         raise typer.BadParameter(f"{what} must be >= {minimum}, got {text!r}", param_hint=hint)
     return values

@@ -2,7 +2,6 @@
 picture) and `compare-rewriters` (trained rewriters beside the baseline on the
 hand-written sets, in one table)."""
 from pathlib import Path
-from typing import List
 
 import typer
 
@@ -29,19 +28,19 @@ def attention_map_command(
         import matplotlib  # noqa: F401
     except ImportError:
         typer.echo(MATPLOTLIB_MISSING, err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     import spacy
 
     try:
         nlp = spacy.load(model)
     except (OSError, ValueError) as e:
         typer.echo(f"Cannot load model '{model}': {e}", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     try:
         maps, title = _attention_maps(nlp, text, rewrite)
     except ValueError as e:
         typer.echo(str(e), err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     if not maps:
         typer.echo(f"Nothing to draw: {text!r} has no source units", err=True)
         raise typer.Exit(2)

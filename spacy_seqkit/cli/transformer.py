@@ -5,6 +5,7 @@ import typer
 
 from .app import app
 
+
 @app.command("check-transformer")
 def check_transformer_command(
     directory: Path = typer.Argument(..., help="Local camembert-base directory (config.json, weights, sentencepiece.bpe.model)"),
@@ -25,7 +26,7 @@ def check_transformer_command(
         files = check_transformer_dir(directory, variable=variable, read_weights=read_weights)
     except ValueError as e:
         msg.fail(str(e))
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     msg.good(f"{directory} is usable: {files.weights.name}, {files.sentencepiece.name}, config.json")
     for line in describe(files):
         msg.text(f"  {line}")
@@ -39,7 +40,7 @@ def check_transformer_command(
             filled = fill_config(Config().from_disk(config, interpolate=False), directory, variable=variable)
         except ValueError as e:
             msg.fail(str(e))
-            raise typer.Exit(2)
+            raise typer.Exit(2) from None
         output.parent.mkdir(parents=True, exist_ok=True)
         filled.to_disk(output, interpolate=False)
         msg.good(f"Wrote {output} (train with: python -m spacy train {output} ...)")
@@ -62,7 +63,7 @@ def make_tiny_transformer_command(
     from wasabi import msg
 
     from ..loaders.tiny import build_tiny_camembert
-    from ..travel.generate import generate_corpus
+    from ..travel.corpus.generate import generate_corpus
 
     def travel_requests():  # generated only once the sizes are checked
         train, _ = generate_corpus(seed=seed, n_train=2000, n_dev=0)
@@ -75,5 +76,5 @@ def make_tiny_transformer_command(
         )
     except ValueError as e:
         msg.fail(str(e))
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     msg.good(f"Wrote a tiny random CamemBERT to {directory}")

@@ -6,6 +6,7 @@ import typer
 
 from .app import app
 
+
 @app.command("pretrain-vectors")
 def pretrain_vectors_command(
     text: Path = typer.Argument(..., help="UTF-8 text, one sentence or paragraph a line (or .jsonl with a text field)"),
@@ -44,7 +45,7 @@ def pretrain_vectors_command(
         result = pretrain_vectors(text, output, config, pipeline=pipeline, lang=lang, extra=extra)
     except (ValueError, OSError) as e:
         msg.fail(str(e))
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     msg.good(
         f"Wrote {output}: {result.words:,} words trained in {result.seconds:.1f}s "
         f"({result.words_per_second:,.0f} words/s), final loss {result.epoch_losses[-1]:.4f}"

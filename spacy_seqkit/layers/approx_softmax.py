@@ -102,10 +102,10 @@ def alias_table(probs: numpy.ndarray) -> Tuple[numpy.ndarray, numpy.ndarray]:
     small = [i for i in range(n) if scaled[i] < 1.0]
     large = [i for i in range(n) if scaled[i] >= 1.0]
     while small and large:
-        s, l = small.pop(), large.pop()
-        accept[s], alias[s] = scaled[s], l
-        scaled[l] -= 1.0 - scaled[s]
-        (small if scaled[l] < 1.0 else large).append(l)
+        s, big = small.pop(), large.pop()
+        accept[s], alias[s] = scaled[s], big
+        scaled[big] -= 1.0 - scaled[s]
+        (small if scaled[big] < 1.0 else large).append(big)
     # Leftovers are 1 up to rounding.
     return accept, alias
 

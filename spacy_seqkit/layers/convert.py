@@ -12,7 +12,6 @@ from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2
 from thinc.types import Floats2d
 from thinc.util import torch2xp, xp2torch
 
-
 # ((n_docs, bucket_len), ...): the shapes of `bucketed_index`'s buckets.
 Buckets = Tuple[Tuple[int, int], ...]
 # A layout: token lengths -> (row of every token, what else the module needs to

@@ -121,7 +121,7 @@ def greedy_search(
     scores = torch.zeros(n, dtype=torch.float64)
     outputs: List[List[int]] = [[] for _ in range(n)]
     done = [False] * n
-    for t in range(max(max_lengths, default=0)):
+    for _ in range(max(max_lengths, default=0)):
         if all(done):
             break
         log_probs, state = step(tokens, state)

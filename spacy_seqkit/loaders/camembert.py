@@ -80,7 +80,7 @@ def check_transformer_dir(
     try:
         config = json.loads(config_path.read_text(encoding="utf8"))
     except (ValueError, UnicodeDecodeError) as e:
-        raise _fail(directory, variable, f"{CONFIG_FILE} is not valid JSON ({e})")
+        raise _fail(directory, variable, f"{CONFIG_FILE} is not valid JSON ({e})") from e
     if not isinstance(config, dict):
         raise _fail(directory, variable, f"{CONFIG_FILE} is not a JSON object")
     missing = [k for k in REQUIRED_KEYS if not isinstance(config.get(k), int) or isinstance(config.get(k), bool)]
@@ -115,7 +115,7 @@ def _count_pieces(spm_path: Path, directory: Any, variable: str) -> int:
     try:
         return sentencepiece.SentencePieceProcessor(model_file=str(spm_path)).get_piece_size()
     except (OSError, RuntimeError) as e:
-        raise _fail(directory, variable, f"{SENTENCEPIECE_FILE} is not a sentencepiece model ({e})")
+        raise _fail(directory, variable, f"{SENTENCEPIECE_FILE} is not a sentencepiece model ({e})") from e
 
 
 def load_checkpoint(path: Union[str, Path]) -> Dict[str, Any]:
@@ -135,7 +135,7 @@ def _read_checkpoint(files: TransformerFiles, variable: str) -> Dict[str, Any]:
     try:
         return load_checkpoint(files.weights)
     except Exception as e:  # torch and safetensors raise many types for a bad file
-        raise _fail(files.directory, variable, f"{files.weights.name} cannot be read ({type(e).__name__}: {e})")
+        raise _fail(files.directory, variable, f"{files.weights.name} cannot be read ({type(e).__name__}: {e})") from e
 
 
 def _check_checkpoint(files: TransformerFiles, variable: str) -> None:
@@ -244,7 +244,7 @@ def make_camembert_encoder_loader(path: Optional[Union[str, Path]]) -> Callable:
         try:
             params = convert_pretrained_model_for_encoder(encoder, _read_checkpoint(files, PATH_VARIABLE))
         except KeyError as e:
-            raise _fail(files.directory, PATH_VARIABLE, f"{files.weights.name} lacks the parameter {e}")
+            raise _fail(files.directory, PATH_VARIABLE, f"{files.weights.name} lacks the parameter {e}") from e
         own = encoder.state_dict()
         missing = sorted(set(own) - set(params))
         if missing:

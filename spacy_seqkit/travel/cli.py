@@ -7,6 +7,7 @@ import typer
 
 from ..cli.app import DEFAULT_BENCH_DIR, app, benchmark_app
 
+
 @app.command("generate")
 def generate_command(
     output_dir: Path = typer.Argument(..., help="Folder for train.jsonl and dev.jsonl"),
@@ -37,7 +38,7 @@ def generate_command(
         )
     except ValueError as e:
         typer.echo(str(e), err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     write_records(train, output_dir / "train.jsonl")
     write_records(dev, output_dir / "dev.jsonl")
     typer.echo(
@@ -59,7 +60,7 @@ def convert_command(
         n = convert_file(input_path, output_path, lang=lang)
     except ValueError as e:
         typer.echo(str(e), err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     typer.echo(f"{n} docs written to {output_path}")
 
 
@@ -89,7 +90,14 @@ def resolve_command(
     from spacy.util import is_package
 
     from .orders.dask_backend import is_scheduler_address
-    from .orders.stream import expand_inputs, make_backend, open_output, partition_size_for, resolve_inputs, wants_progress
+    from .orders.stream import (
+        expand_inputs,
+        make_backend,
+        open_output,
+        partition_size_for,
+        resolve_inputs,
+        wants_progress,
+    )
 
     def fail(message: str) -> None:
         typer.echo(message, err=True)
@@ -159,7 +167,7 @@ def evaluate_trips_command(
         evaluate_trips(model, data, output=output, baseline=baseline, errors_path=errors)
     except ValueError as e:
         typer.echo(str(e), err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
 
 
 @app.command("compare-rewriters")
@@ -177,16 +185,16 @@ def compare_rewriters_command(
         if not sep or not name or not path:
             raise typer.BadParameter(f"NAME=PIPELINE expected, got {item!r}", param_hint="MODELS")
         pairs.append((name, path))
-    for path in data:
-        if not path.is_file():
-            raise typer.BadParameter(f"no such file: {path}", param_hint="--data")
+    for data_path in data:
+        if not data_path.is_file():
+            raise typer.BadParameter(f"no such file: {data_path}", param_hint="--data")
     from .evaluation import compare_rewriters
 
     try:
         compare_rewriters(pairs, data, output=output, baseline=baseline)
     except (OSError, ValueError) as e:
         typer.echo(str(e), err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
 
 
 @app.command("serve")
@@ -210,15 +218,15 @@ def serve_command(
         import uvicorn  # noqa: F401
     except ImportError:
         typer.echo("serve needs FastAPI and uvicorn: pip install 'spacy-seqkit[serve]'", err=True)
-        raise typer.Exit(2)
-    from .orders.service import serve
+        raise typer.Exit(2) from None
     from .orders.backends import load_pipeline
+    from .orders.service import serve
 
     try:
         nlp = load_pipeline(model)
     except (OSError, ValueError) as e:
         typer.echo(f"Cannot use model '{model}': {e}", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     serve(nlp, host=host, port=port, log_level=log_level, max_body_bytes=max_body_bytes,
           max_orders=max_orders, batch_size=batch_size)
 
@@ -242,7 +250,7 @@ def benchmark_pipelines(
         run_pipeline_benchmark(training_dir, data, out_dir, threads, repeats)
     except ValueError as e:
         typer.echo(str(e), err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
 
 
 @benchmark_app.command("resolve")
@@ -276,4 +284,4 @@ def benchmark_resolve(
         )
     except (ImportError, RuntimeError) as e:
         typer.echo(str(e), err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None

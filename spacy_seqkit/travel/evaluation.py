@@ -132,7 +132,7 @@ def print_report(results: Dict[str, Dict[str, Any]]) -> None:
         ["entity R"] + [fmt(results[n]["ents_r"]) for n in names],
         ["entity F"] + [fmt(results[n]["ents_f"]) for n in names],
     ]
-    labels = sorted({l for n in names for l in results[n]["ents_per_type"]})
+    labels = sorted({label for n in names for label in results[n]["ents_per_type"]})
     for label in labels:
         for key in ("p", "r", "f"):
             rows.append(
@@ -207,9 +207,9 @@ def compare_rewriters(models, data_paths, output=None, baseline: bool = True):
             raise ValueError(f"{data} holds no records")
         table = {}
         for name, pipe, rewrite_key in systems:
-            answered = []
+            answered: List[Doc] = []
 
-            def keep_docs(texts, pipe=pipe):
+            def keep_docs(texts, pipe=pipe, answered=answered):
                 answered[:] = list(pipe(texts))
                 return answered
 

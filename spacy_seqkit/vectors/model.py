@@ -182,8 +182,8 @@ def window_step(model: Word2VecModel, parts, lr: float, cap: float):
     out = model.output
     scored, loss = [], 0.0
     for inputs, in_mask, rows, labels, out_mask, _ in parts:
-        O = embedding(rows, out)  # (G, T, d)
-        scores = torch.bmm(inputs, O.transpose(1, 2))  # (G, P, T)
+        W = embedding(rows, out)  # (G, T, d)
+        scores = torch.bmm(inputs, W.transpose(1, 2))  # (G, P, T)
         # word2vec.c / gensim leave a score outside (-MAX_EXP, MAX_EXP) untouched.
         weight = (scores.abs() < MAX_EXP).to(scores.dtype)
         if in_mask is not None:
@@ -193,7 +193,7 @@ def window_step(model: Word2VecModel, parts, lr: float, cap: float):
         # d loss / d score = sigmoid(score) - label; word2vec's g = (label - sigmoid) * lr
         g = (labels.unsqueeze(1) - torch.sigmoid(scores)).mul_(weight).mul_(lr)
         loss = loss - (logsigmoid((2 * labels.unsqueeze(1) - 1) * scores) * weight).sum()
-        scored.append((O, g))
+        scored.append((W, g))
     out_scale = in_scale = None
     if cap:
         # Each output row of a group is hit once per valid input of the group.
@@ -219,9 +219,9 @@ def window_step(model: Word2VecModel, parts, lr: float, cap: float):
                 ])
             in_scale = _cap_scale(torch.bincount(ids, weights=weights, minlength=model.n_words), cap, out.dtype)
     grads = []
-    for (O, g), (inputs, _, rows, _, _, input_ids) in zip(scored, parts):
+    for (W, g), (inputs, _, rows, _, _, input_ids) in zip(scored, parts):
         g_in = g if in_scale is None or input_ids is None else g * in_scale.take(input_ids).unsqueeze(2)
-        grads.append(torch.bmm(g_in, O))  # (G, P, d)
+        grads.append(torch.bmm(g_in, W))  # (G, P, d)
         g_out = g.transpose(1, 2)  # (G, T, P)
         if out_scale is not None:
             g_out = g_out * out_scale.take(rows).unsqueeze(2)

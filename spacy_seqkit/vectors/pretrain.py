@@ -1,6 +1,6 @@
 """The `pretrain-vectors` command as a function: text file → word2vec text file."""
-from pathlib import Path
 from itertools import chain
+from pathlib import Path
 from typing import Optional, Sequence, Union
 
 from .io import write_word2vec_text

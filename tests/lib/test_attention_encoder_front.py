@@ -1,8 +1,8 @@
 """spacy-seqkit.AttentionEncoder.v2: AttentionEncoder.v1 behind a maxout window front."""
 import numpy
 import pytest
-from thinc.api import Config, fix_random_seed
 from spacy.util import registry
+from thinc.api import Config, fix_random_seed
 
 WIDTH = 16
 

@@ -4,7 +4,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from spacy_seqkit.benchmarks.report import save_plot, wrote, write_results
+from spacy_seqkit.benchmarks.report import save_plot, write_results, wrote
 from spacy_seqkit.cli import app
 
 

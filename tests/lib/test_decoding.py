@@ -12,9 +12,11 @@ from spacy_seqkit.layers.decoding import (
     SEARCHES,
     beam_search,
     build_length_penalty,
-    gnmt_penalty as length_penalty,
     greedy_search,
     naive_beam_search,
+)
+from spacy_seqkit.layers.decoding import (
+    gnmt_penalty as length_penalty,
 )
 from spacy_seqkit.layers.output_layers import build_output_layer
 

@@ -13,7 +13,8 @@ from spacy_seqkit.extensions import install_rewrite_extensions
 from spacy_seqkit.layers.seq2seq import predict_rewrites, start_search, torch_module
 from spacy_seqkit.readers import rewrite_example
 
-from rewriter_helpers import assert_config_fails_naming, nbest, train as train_examples  # tests/lib/rewriter_helpers.py
+from rewriter_helpers import assert_config_fails_naming, nbest  # tests/lib/rewriter_helpers.py
+from rewriter_helpers import train as train_examples
 
 install_rewrite_extensions()
 pytestmark = pytest.mark.usefixtures("one_torch_thread")

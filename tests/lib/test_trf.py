@@ -16,8 +16,6 @@ from thinc.api import Config  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from spacy_seqkit.cli import app  # noqa: E402
-from spacy_seqkit.travel.docbin import records_to_docbin  # noqa: E402
-from spacy_seqkit.travel.generate import generate_corpus  # noqa: E402
 from spacy_seqkit.loaders.camembert import (  # noqa: E402
     PATH_VARIABLE,
     TransformerDirectoryError,
@@ -25,6 +23,8 @@ from spacy_seqkit.loaders.camembert import (  # noqa: E402
     fill_config,
 )
 from spacy_seqkit.loaders.tiny import build_tiny_camembert  # noqa: E402
+from spacy_seqkit.travel.corpus.docbin import records_to_docbin  # noqa: E402
+from spacy_seqkit.travel.corpus.generate import generate_corpus  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "configs" / "ner_trf.cfg"
@@ -112,6 +112,13 @@ def test_trf_make_tiny_cli_rejects_bad_sizes(tmp_path):
     result = CliRunner().invoke(app, ["make-tiny-transformer", str(tmp_path / "t"), "--width", "30", "--heads", "4"])
     assert result.exit_code == 2 and "n_heads" in result.output
     assert not (tmp_path / "t").exists()
+
+
+def test_trf_make_tiny_cli_writes_a_directory_the_check_accepts(tmp_path):
+    target = tmp_path / "camembert"
+    result = CliRunner().invoke(app, ["make-tiny-transformer", str(target), "--pieces", "300"])
+    assert result.exit_code == 0, result.output
+    assert check_transformer_dir(target, read_weights=True).weights.exists()
 
 
 def test_trf_loss_patch_reads_one_element_arrays():

@@ -1,5 +1,6 @@
 """Word2vec with approximate training (spacy_seqkit.vectors) and its CLI."""
 import gzip
+
 import numpy
 import pytest
 from scipy.stats import chisquare

@@ -2,9 +2,10 @@
 pipeline saved to disk (loadable by other processes), and a live service."""
 import pytest
 import spacy
-from service_helpers import live_server
 
 from spacy_seqkit.travel.orders.answer import prepare_pipeline
+
+from service_helpers import live_server
 
 PATTERNS = [
     {"label": "DEPART", "pattern": [{"LOWER": {"IN": ["marseille", "marseile", "toulouse"]}}]},

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from travel_conventions import sncf_station_names
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"

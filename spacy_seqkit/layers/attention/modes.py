@@ -19,7 +19,6 @@ from typing import Callable, Dict, NamedTuple, Optional
 import torch
 import torch.nn.functional as F
 
-
 # Local attention works on blocks of at least this many tokens: tiny blocks
 # make thousands of tiny matrix products, slower than a few wasted keys
 # (the band mask still limits each token to ±window).

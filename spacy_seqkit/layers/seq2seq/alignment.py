@@ -12,7 +12,7 @@ from thinc.api import Model
 
 from .predict import start_search
 from .transformer import TransformerModule
-from .units import SPECIALS, EOS
+from .units import EOS, SPECIALS
 
 
 class AttentionMap(NamedTuple):

@@ -52,21 +52,21 @@ class CopyMechanism(torch.nn.Module):
         p = p.scatter_add(1, src_alt, (1 - p_gen) * p_alt * attn)
         return p.log()
 
-    def gold_loss(self, output, n_target: int, O, A, C, E, y, ext, alt, label_smoothing: float):
+    def gold_loss(self, output, n_target: int, H, A, C, E, y, ext, alt, label_smoothing: float):
         """-log p(y) per gold unit y, with `output` the output layer over
-        `n_target` units; rows of decoder outputs O, attention A, contexts C,
+        `n_target` units; rows of decoder outputs H, attention A, contexts C,
         input embeddings E, and ext / alt the copy ids of each row's source.
         Label smoothing mixes in the mean -log p over the fixed vocabulary."""
         in_vocab = y < n_target
         y_vocab = torch.where(in_vocab, y, torch.full_like(y, UNK))
-        p_gen, p_alt = self.gates(O, C, E)
+        p_gen, p_alt = self.gates(H, C, E)
         p_gen = p_gen[:, 0]
-        p_vocab = output.target_log_prob(O, y_vocab).exp() * in_vocab
+        p_vocab = output.target_log_prob(H, y_vocab).exp() * in_vocab
         A_same, A_alt = A * (1 - p_alt), A * p_alt
         p_copy = (A_same * (ext == y[:, None])).sum(-1) + (A_alt * (alt == y[:, None])).sum(-1)
         loss = -(p_gen * p_vocab + (1 - p_gen) * p_copy).clamp_min(1e-12).log()
         if label_smoothing > 0:
-            P = p_gen[:, None] * output.probs(O)
+            P = p_gen[:, None] * output.probs(H)
             for ids, weights in ((ext, A_same), (alt, A_alt)):
                 ids_in = ids < n_target
                 P = P.scatter_add(

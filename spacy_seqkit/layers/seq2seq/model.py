@@ -17,7 +17,7 @@ from thinc.util import torch2xp, xp2torch
 
 from ..convert import padded_index
 from .config import RewriterConfig, TransformerRewriterConfig, UnitsConfig
-from .recurrent import RecurrentModuleConfig, RecurrentModule
+from .recurrent import RecurrentModule, RecurrentModuleConfig
 from .transformer import TransformerModule
 from .units import SOURCE_TYPES, Pieces, UnitIds, UnitVocabularies, build_vocab, split_units, uses_pieces
 

@@ -34,12 +34,12 @@ class Readout:
         y = tgt[:, 1:].reshape(-1)
         keep = (y != PAD).nonzero()[:, 0]
         y = y[keep]
-        O = rows(0)[keep]
+        H = rows(0)[keep]
         if self.copy is None:
-            loss = self.output.loss(O, y, label_smoothing)
+            loss = self.output.loss(H, y, label_smoothing)
         else:
             A, C, E = rows(1)[keep], rows(2)[keep], rows(3)[keep]
             ext = src_ext[:, None, :].expand(B, T, -1).flatten(0, 1)[keep]
             alt = src_alt[:, None, :].expand(B, T, -1).flatten(0, 1)[keep]
-            loss = self.copy.gold_loss(self.output, self.n_target, O, A, C, E, y, ext, alt, label_smoothing)
+            loss = self.copy.gold_loss(self.output, self.n_target, H, A, C, E, y, ext, alt, label_smoothing)
         return (loss.sum() / max(int(y.shape[0]), 1)).reshape(1)

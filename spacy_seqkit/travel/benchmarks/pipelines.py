@@ -18,9 +18,9 @@ def run_pipeline_benchmark(
     import spacy
     from wasabi import msg
 
+    from ...benchmarks.report import best_time, environment, print_table, save_plot, write_results, wrote
     from ..corpus.records import read_records
     from ..orders.answer import prepare_pipeline
-    from ...benchmarks.report import best_time, environment, print_table, save_plot, write_results, wrote
 
     pipelines = find_pipelines(training_dir)
     if not pipelines:
@@ -30,7 +30,7 @@ def run_pipeline_benchmark(
     for name, path in pipelines.items():
         nlp = prepare_pipeline(spacy.load(path))
         n_words = sum(len(d) for d in nlp.tokenizer.pipe(texts))
-        seconds = best_time(lambda: list(nlp.pipe(texts, batch_size=256)), repeats=repeats)
+        seconds = best_time(lambda nlp=nlp: list(nlp.pipe(texts, batch_size=256)), repeats=repeats)
         row: Dict[str, Any] = {"pipeline": name, "words/s": n_words / seconds}
         for suffix, prefix in (("", ""), ("_blind", "blind "), ("_holdout", "holdout ")):
             metrics_path = out_dir / f"{name}{suffix}.json"

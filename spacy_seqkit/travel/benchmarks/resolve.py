@@ -69,8 +69,8 @@ class Sampler:
 def thread_env(threads: int = 1, cache_dir: Optional[str] = None) -> Dict[str, str]:
     """The environment of a timed command: `threads` threads for every library, and
     the start-up cache in `cache_dir` ("": none; None: as inherited)."""
-    from ...regex_cache import CACHE_ENV
     from ...benchmarks.report import THREAD_VARS
+    from ...regex_cache import CACHE_ENV
 
     env = {**os.environ, **{var: str(threads) for var in THREAD_VARS}}
     if cache_dir is not None:
@@ -202,7 +202,7 @@ def time_service(model: str, texts: Sequence[str], n_requests: int, clients: int
                     break
             except OSError:
                 if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"serve did not start:\n{server.stderr.read().decode()[-2000:]}")
+                    raise RuntimeError(f"serve did not start:\n{server.stderr.read().decode()[-2000:]}") from None
                 time.sleep(0.2)
         sampler = Sampler(server.pid)
         result = load_service(port, texts, n_requests, clients)

@@ -13,7 +13,6 @@ pieces: 10,000 emoji in a row take it 20 s).
 """
 import csv
 import re
-import sys
 from typing import IO, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Set, Tuple
 
 from ..pipeline.trip import INVALID, Trip

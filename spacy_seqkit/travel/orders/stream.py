@@ -11,12 +11,7 @@ process, so memory stays flat whatever the input's size; the workers only need
 the pipeline, not the input's file system.
 """
 import glob
-import multiprocessing
-import os
 import sys
-import threading
-from collections import deque
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import IO, Callable, Dict, Iterator, List, Optional, Sequence, Union
 

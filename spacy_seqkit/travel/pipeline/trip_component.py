@@ -11,7 +11,6 @@ from .extensions import install_extensions
 from .language import is_foreign
 from .trip import LABELS, Trip, trip_accuracy
 
-
 # Lowercase words that may sit inside a written place name: "Port-sur-Saône".
 _NAME_PARTICLES = {"de", "du", "des", "d'", "la", "le", "les", "l'", "sur", "sous", "en", "lès", "lez", "et", "-"}
 _SENTENCE_ENDS = {".", "!", "?", ":", "\n", ";"}

@@ -6,7 +6,16 @@ from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from .communes import code_by_name
 from .index import MIN_WORD_PLACE_POPULATION, Entry, NameIndex, load_index
-from .names import ARTICLE, FOREIGN_PLACES, TRAILING_DEPARTEMENT, TYPE_PREFIX, TYPE_SUFFIX, TYPE_WORDS, max_edits, normalise
+from .names import (
+    ARTICLE,
+    FOREIGN_PLACES,
+    TRAILING_DEPARTEMENT,
+    TYPE_PREFIX,
+    TYPE_SUFFIX,
+    TYPE_WORDS,
+    max_edits,
+    normalise,
+)
 
 
 @functools.lru_cache(maxsize=65536)

@@ -15,7 +15,7 @@ from typing import FrozenSet
 
 from .communes import DATA
 from .french_places import FrenchPlaces
-from .names import normalise, read_words
+from .names import read_words
 
 
 def make_french_places(min_population: int = 0) -> FrenchPlaces:

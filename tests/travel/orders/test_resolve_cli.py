@@ -8,8 +8,9 @@ import spacy
 
 from spacy_seqkit.travel.orders.answer import prepare_pipeline
 from spacy_seqkit.travel.orders.format import read_orders
-from order_helpers import answer_csv
 from spacy_seqkit.travel.pipeline.trip import Trip
+
+from order_helpers import answer_csv
 
 # The pipeline (`model_dir`, `nlp`): conftest.py.
 

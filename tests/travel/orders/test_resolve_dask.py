@@ -8,13 +8,14 @@ import subprocess
 import sys
 
 import pytest
+from test_resolve_stream import orders_csv
 
-distributed = pytest.importorskip("distributed", reason="the Dask backend needs dask[distributed]: pip install '.[dask]'")
-
-from spacy_seqkit.travel.orders.dask_backend import DaskBackend, is_scheduler_address  # noqa: E402
 from spacy_seqkit.travel.orders.backends import InProcess
-from spacy_seqkit.travel.orders.stream import resolve_inputs  # noqa: E402
-from test_resolve_stream import orders_csv  # noqa: E402
+from spacy_seqkit.travel.orders.dask_backend import DaskBackend, is_scheduler_address
+from spacy_seqkit.travel.orders.stream import resolve_inputs
+
+# dask_backend imports distributed only when a backend starts, so the imports above work without it.
+distributed = pytest.importorskip("distributed", reason="the Dask backend needs dask[distributed]: pip install '.[dask]'")
 
 
 @pytest.fixture(scope="module")

@@ -122,9 +122,9 @@ def test_fuzz_each_order_within_two_seconds(fuzz_model, texts):
 
 def test_fuzz_service_answers_every_request(fuzz_model, texts):
     pytest.importorskip("fastapi", reason="the service needs FastAPI: pip install '.[serve]'")
-    from service_helpers import live_server, request
-
     from spacy_seqkit.travel.orders.service import create_app
+
+    from service_helpers import live_server, request
 
     nlp = prepare_pipeline(spacy.load(fuzz_model))
     slow, statuses = [], {}

@@ -10,16 +10,17 @@ import pytest
 import spacy
 from spacy.tokens import Doc, Span
 
-from spacy_seqkit.travel.orders import answer, backends, stream
+from spacy_seqkit.travel.orders import answer, stream
 from spacy_seqkit.travel.orders import format as format_module
-from spacy_seqkit.travel.places import make_french_places
-from spacy_seqkit.travel.orders.backends import InProcess, ProcessPool
-from spacy_seqkit.travel.orders.stream import expand_inputs, read_partitions, resolve_inputs
 from spacy_seqkit.travel.orders.answer import answer_orders, trip_of
+from spacy_seqkit.travel.orders.backends import InProcess, ProcessPool
 from spacy_seqkit.travel.orders.format import Order, answer_row, clean_text, limit_error, read_orders
-from order_helpers import answer_csv
+from spacy_seqkit.travel.orders.stream import expand_inputs, read_partitions, resolve_inputs
 from spacy_seqkit.travel.pipeline.trip import Trip
 from spacy_seqkit.travel.pipeline.trip_component import MAX_NAME_TOKENS, TripResolver
+from spacy_seqkit.travel.places import make_french_places
+
+from order_helpers import answer_csv
 
 
 def orders_csv(n: int, seed: int = 0) -> bytes:

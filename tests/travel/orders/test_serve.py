@@ -1,7 +1,6 @@
 """`python -m spacy_seqkit serve`: the same trips as `nlp(text)` and `resolve`,
 and a clear 4xx JSON error for every bad request, never a 500."""
 import http.client
-import io
 import json
 import socket
 import subprocess
@@ -13,9 +12,8 @@ import pytest
 
 pytest.importorskip("fastapi", reason="the service needs FastAPI: pip install '.[serve]'")
 
-from service_helpers import request  # noqa: E402
-
 from order_helpers import answer_csv  # noqa: E402
+from service_helpers import request  # noqa: E402
 
 TEXTS = [
     "de Marseille à Paris", "Je pars de toulouse pour lyon", "de marseile, par Dijon, à Lyon", "Il fait beau", "",

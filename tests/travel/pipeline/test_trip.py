@@ -18,7 +18,7 @@ def nlp():
 
 def with_ents(nlp, text, ents):
     doc = nlp.make_doc(text)
-    doc.ents = [doc.char_span(text.index(t), text.index(t) + len(t), label=l) for t, l in ents]
+    doc.ents = [doc.char_span(text.index(t), text.index(t) + len(t), label=label) for t, label in ents]
     return doc
 
 
@@ -325,8 +325,8 @@ def test_trip_foreign_cities_and_type_words_are_not_kept_as_typed(nlp, text, men
 
 def test_trip_long_mention_is_read_in_linear_time():
     """A 3,000-token mention tries at most MAX_NAME_TOKENS names per token, not every sub-span."""
-    from spacy_seqkit.travel.places import make_french_places
     from spacy_seqkit.travel.pipeline.trip_component import MAX_NAME_TOKENS, TripResolver
+    from spacy_seqkit.travel.places import make_french_places
 
     class Counting:
         calls = 0

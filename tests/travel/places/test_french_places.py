@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from spacy_seqkit.travel.places import FrenchPlaces, normalise
-from spacy_seqkit.travel.places import make_french_places
+from spacy_seqkit.travel.places import FrenchPlaces, make_french_places, normalise
+
 from travel_conventions import CONVENTION_STATIONS, STATION_SPELLINGS, sncf_station_names
 
 COMMUNES = Path(__file__).resolve().parents[3] / "spacy_seqkit" / "travel" / "places" / "data" / "communes.tsv.gz"

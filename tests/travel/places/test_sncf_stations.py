@@ -1,7 +1,7 @@
 """SNCF stations: the shipped file, the names people type for a station, the build script."""
 import csv
-import importlib.util
 import gzip
+import importlib.util
 from pathlib import Path
 
 import pytest
