@@ -62,7 +62,7 @@ def make_tiny_transformer_command(
     from wasabi import msg
 
     from ..loaders.tiny import build_tiny_camembert
-    from ..travel.generate import generate_corpus
+    from ..travel.corpus.generate import generate_corpus
 
     def travel_requests():  # generated only once the sizes are checked
         train, _ = generate_corpus(seed=seed, n_train=2000, n_dev=0)

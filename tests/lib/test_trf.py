@@ -16,8 +16,8 @@ from thinc.api import Config  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from spacy_seqkit.cli import app  # noqa: E402
-from spacy_seqkit.travel.docbin import records_to_docbin  # noqa: E402
-from spacy_seqkit.travel.generate import generate_corpus  # noqa: E402
+from spacy_seqkit.travel.corpus.docbin import records_to_docbin  # noqa: E402
+from spacy_seqkit.travel.corpus.generate import generate_corpus  # noqa: E402
 from spacy_seqkit.loaders.camembert import (  # noqa: E402
     PATH_VARIABLE,
     TransformerDirectoryError,
