@@ -16,6 +16,14 @@ CONFIGS = {
         [callback]
         @callbacks = "spacy-seqkit.arrow_infixes.v1"
     """,
+    ("spacy_tokenizers", "spacy-seqkit.Tokenizer.v1"): """
+        [nlp]
+        lang = "fr"
+        pipeline = []
+
+        [nlp.tokenizer]
+        @tokenizers = "spacy-seqkit.Tokenizer.v1"
+    """,
     ("spacy_factories", "seqkit_trip"): """
         [nlp]
         lang = "fr"

@@ -3,12 +3,32 @@
 import csv
 import json
 import shutil
+import tarfile
+import zipfile
 from pathlib import Path
 
 import pytest
+import srsly
 from spacy.cli.project.run import project_run
 
+from spacy_seqkit import about
+
 ROOT = Path(__file__).resolve().parents[2]
+# Data files the installed package reads at run time.
+PACKAGE_DATA = [
+    "spacy_seqkit/py.typed",
+    "spacy_seqkit/travel/orders/page.html",
+    "spacy_seqkit/travel/places/data/communes.tsv.gz",
+    "spacy_seqkit/travel/places/data/stations.tsv.gz",
+    "spacy_seqkit/travel/places/data/departements.tsv.gz",
+    "spacy_seqkit/travel/places/data/index.pickle.gz",
+    "spacy_seqkit/travel/places/data/french_words.txt.gz",
+    "spacy_seqkit/travel/places/data/common_words.txt",
+    "spacy_seqkit/travel/places/data/README.md",
+    "spacy_seqkit/travel/places/data/SNCF.md",
+    "spacy_seqkit/travel/routes/data/network.npz",
+    "spacy_seqkit/travel/routes/data/README.md",
+]
 
 
 @pytest.fixture(scope="module")
@@ -16,6 +36,11 @@ def project(tmp_path_factory):
     root = tmp_path_factory.mktemp("project")
     shutil.copy(ROOT / "project.yml", root / "project.yml")
     shutil.copytree(ROOT / "configs", root / "configs")
+    # The package command builds the plugin's wheel from the project's root.
+    for name in ("setup.cfg", "pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, root / name)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(ROOT / "spacy_seqkit", root / "spacy_seqkit", ignore=ignore)
     (root / "corpus").mkdir()
     for name in ("test.jsonl", "blind.jsonl", "holdout.jsonl", "orders_example.csv"):
         shutil.copy(ROOT / "corpus" / name, root / "corpus" / name)
@@ -39,3 +64,23 @@ def test_project_all_writes_pipeline_metrics_answers_and_package(project):
     assert [a[0] for a in answers] == [o.split(",")[0] for o in orders]
     assert all(len(a) == 2 and a[1] == "INVALID" or len(a) >= 3 for a in answers)
     assert list((project / "packages").glob("fr_travel_ner_maxout-*/dist/*.tar.gz"))
+
+
+def test_project_package_puts_pipeline_and_plugin_wheel_side_by_side(project):
+    """What `pip install --find-links packages/ fr_travel_ner_maxout` needs: both
+    distributions directly in packages/, the pipeline requiring the plugin."""
+    packages = project / "packages"
+    (sdist,) = packages.glob("fr_travel_ner_maxout-*.tar.gz")
+    with tarfile.open(sdist) as tar:
+        (meta,) = [m for m in tar.getnames() if m.endswith("fr_travel_ner_maxout/meta.json")]
+        requirements = json.load(tar.extractfile(meta))["requirements"]
+    assert any(r.startswith("spacy-seqkit>=") for r in requirements), requirements
+    (wheel,) = packages.glob("spacy_seqkit-*-py3-none-any.whl")
+    version = srsly.read_yaml(project / "project.yml")["vars"]["seqkit_version"]
+    assert version == about.__version__
+    assert wheel.name == f"spacy_seqkit-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel) as z:
+        names = set(z.namelist())
+        entry_points = z.read(f"spacy_seqkit-{version}.dist-info/entry_points.txt").decode()
+    assert [data for data in PACKAGE_DATA if data not in names] == []
+    assert "spacy-seqkit.Tokenizer.v1" in entry_points and "seqkit_trip" in entry_points
