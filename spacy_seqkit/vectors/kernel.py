@@ -11,7 +11,7 @@ gradient going to every context word). Output rows are [center, K noise
 words] (noise from an alias table over unigram^0.75, a draw equal to the
 center skipped) or the center's Huffman path. A score outside (-MAX_EXP,
 MAX_EXP) is left untouched, as gensim does; sigmoid and log-sigmoid come from
-tables. `train_job.py_func` is the same code run by the Python interpreter.
+tables. The functions below are plain Python; compiled() compiles them.
 """
 import types
 from typing import Tuple
@@ -59,42 +59,50 @@ def _below(bits, n):
     return numpy.int64(((bits >> numpy.uint64(32)) * numpy.uint64(n)) >> numpy.uint64(32))
 
 
-def _score(src, srow, syn1, row, label, lr, work, sig, logsig, log1msig):
-    """One output row against the hidden vector src[srow]: updates the row,
-    adds the hidden vector's gradient to work, returns the row's loss (0 when
-    the score is saturated and nothing is updated). Rows are indexed, never
-    sliced: a slice is a new array whose reference count every thread would
-    update, on one shared cache line."""
-    dim = work.shape[0]
-    f = numpy.float32(0.0)
-    for k in range(dim):
-        f += src[srow, k] * syn1[row, k]
-    if f <= -MAX_EXP or f >= MAX_EXP:
-        return 0.0
-    i = int((f + MAX_EXP) * (EXP_TABLE_SIZE / MAX_EXP / 2))
-    g = numpy.float32((label - sig[i]) * lr)
-    for k in range(dim):
-        work[k] += g * syn1[row, k]
-        syn1[row, k] += g * src[srow, k]
-    return -float(logsig[i] if label > 0 else log1msig[i])
-
-
-def _output_rows(src, srow, center, syn1, lr, work, state, hs, negative, accept, alias, points, codes, lengths, sig, logsig, log1msig):
+def _output_rows(src, srow, center, syn1, lr, work, scores, rows, labels, state, hs, negative, accept, alias,
+                 points, codes, lengths, sig, logsig, log1msig):
     """Score src[srow] against the center's output rows (its Huffman path,
-    or itself and `negative` noise words); returns the summed loss."""
-    loss = 0.0
+    or itself and `negative` noise words, a draw equal to the center
+    skipped), adding src's gradient to work; returns the summed loss.
+
+    src does not change while its rows are scored, so all the scores are
+    taken first (independent dot products the CPU overlaps), then the
+    updates: the same numbers as one row at a time, except that a noise word
+    drawn twice for one example is scored twice against its row before either
+    update."""
     if hs:
-        for d in range(lengths[center]):
-            loss += _score(src, srow, syn1, points[center, d], 1 - codes[center, d], lr, work, sig, logsig, log1msig)
-        return loss
-    loss += _score(src, srow, syn1, center, 1, lr, work, sig, logsig, log1msig)
-    n = accept.shape[0]
-    for _ in range(negative):
-        bits = _next(state)
-        slot = _below(bits, n)
-        noise = slot if (bits & numpy.uint64(0xFFFFFFFF)) < accept[slot] else alias[slot]
-        if noise != center:
-            loss += _score(src, srow, syn1, noise, 0, lr, work, sig, logsig, log1msig)
+        n_rows = lengths[center]
+        for d in range(n_rows):
+            rows[d], labels[d] = points[center, d], 1 - codes[center, d]
+    else:
+        rows[0], labels[0], n_rows = center, 1, 1
+        n = accept.shape[0]
+        for _ in range(negative):
+            bits = _next(state)
+            slot = _below(bits, n)
+            noise = slot if (bits & numpy.uint64(0xFFFFFFFF)) < accept[slot] else alias[slot]
+            if noise != center:
+                rows[n_rows], labels[n_rows] = noise, 0
+                n_rows += 1
+    dim = work.shape[0]
+    for d in range(n_rows):
+        f = numpy.float32(0.0)
+        for k in range(dim):
+            f += src[srow, k] * syn1[rows[d], k]
+        scores[d] = f
+    loss = 0.0
+    for d in range(n_rows):
+        f = scores[d]
+        # gensim leaves a saturated score untouched (word2vec.c clips it).
+        if f <= -MAX_EXP or f >= MAX_EXP:
+            continue
+        row, label = rows[d], labels[d]
+        i = int((f + MAX_EXP) * (EXP_TABLE_SIZE / MAX_EXP / 2))
+        g = numpy.float32((label - sig[i]) * lr)
+        for k in range(dim):
+            work[k] += g * syn1[row, k]
+            syn1[row, k] += g * src[srow, k]
+        loss -= logsig[i] if label > 0 else log1msig[i]
     return loss
 
 
@@ -109,6 +117,10 @@ def train_job(syn0, syn1, ids, bounds, sg, hs, window, negative, keep, accept, a
     state[0] = numpy.uint64(seed)
     kept = numpy.empty(ids.shape[0], dtype=numpy.int64)
     work = numpy.empty(dim, dtype=numpy.float32)
+    width = max(points.shape[1], negative + 1)
+    scores = numpy.empty(width, dtype=numpy.float32)
+    rows = numpy.empty(width, dtype=numpy.int64)
+    labels = numpy.empty(width, dtype=numpy.int64)
     hidden = numpy.empty((1, dim), dtype=numpy.float32)
     loss = 0.0
     examples = 0
@@ -132,7 +144,7 @@ def train_job(syn0, syn1, ids, bounds, sg, hs, window, negative, keep, accept, a
                     context = kept[j]
                     for k in range(dim):
                         work[k] = 0.0
-                    loss += _output_rows(syn0, context, center, syn1, alpha, work, state, hs, negative, accept, alias,
+                    loss += _output_rows(syn0, context, center, syn1, alpha, work, scores, rows, labels, state, hs, negative, accept, alias,
                                          points, codes, lengths, sig, logsig, log1msig)
                     for k in range(dim):
                         syn0[context, k] += work[k]
@@ -148,7 +160,7 @@ def train_job(syn0, syn1, ids, bounds, sg, hs, window, negative, keep, accept, a
                 inv = numpy.float32(1.0 / (hi - lo - 1))
                 for k in range(dim):
                     hidden[0, k] *= inv
-                loss += _output_rows(hidden, 0, center, syn1, alpha, work, state, hs, negative, accept, alias,
+                loss += _output_rows(hidden, 0, center, syn1, alpha, work, scores, rows, labels, state, hs, negative, accept, alias,
                                      points, codes, lengths, sig, logsig, log1msig)
                 for j in range(lo, hi):
                     if j != i:
@@ -248,7 +260,7 @@ def compiled():
         # The same code objects, with globals in which each helper is its compiled
         # twin, inlined into train_job (so that the loss and engine branches are hoisted).
         namespace = dict(globals())
-        for name in ("_next", "_below", "_score", "_output_rows", "train_job"):
+        for name in ("_next", "_below", "_output_rows", "train_job"):
             func = globals()[name]
             inline = "never" if name == "train_job" else "always"
             namespace[name] = numba.njit(inline=inline, **options)(
