@@ -308,7 +308,7 @@ def run_vectors_benchmark(
         for ax in (ax_speed, ax_quality):
             ax.set_xticks(x)
             ax.set_xticklabels([r["config"] for r in rows])
-            ax.legend()
+            ax.legend(loc="lower right")
         ax_speed.set_title(f"threads={threads}")
 
     msg.good(wrote(path, save_plot(out_dir, f"vectors_t{threads}", draw, 2)))
