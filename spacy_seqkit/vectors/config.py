@@ -7,6 +7,9 @@ from .model import OUTPUT_ROWS
 
 # The models, with word2vec.c's initial learning rate of each.
 DEFAULT_LR = {"skipgram": 0.025, "cbow": 0.05}
+# How training runs: the compiled kernel (numba, CPU, word2vec.c's sequential
+# SGD over threads), torch's batched steps (any device), or the first that can.
+ENGINES = ("auto", "compiled", "torch")
 
 
 @dataclass
@@ -18,7 +21,11 @@ class Word2VecConfig:
     epoch so that small corpora still get enough steps); cap bounds how many
     updates one row takes at full rate in a step (0 = none; 256 let
     4096-center steps diverge on a 264-word vocabulary); device is a torch
-    device (only "cpu" has been measured)."""
+    device (only "cpu" has been measured). engine picks the trainer (ENGINES):
+    "compiled" is word2vec.c's SGD compiled with numba, one word at a time,
+    `threads` threads updating the vectors at once (CPU only); "torch" takes
+    batched steps (batch_size and cap apply to it alone); "auto" is "compiled"
+    on CPU when numba imports, else "torch"."""
 
     model: str = "skipgram"
     loss: str = "ns"
@@ -35,6 +42,7 @@ class Word2VecConfig:
     batch_size: Optional[int] = None
     cap: float = 64.0
     device: str = "cpu"
+    engine: str = "auto"
 
     def __post_init__(self) -> None:
         check_choice("model", self.model, DEFAULT_LR)
@@ -47,6 +55,9 @@ class Word2VecConfig:
         if self.loss == "ns":
             check_positive_int("negative", self.negative)
         check_probability("sample", self.sample)
+        check_choice("engine", self.engine, ENGINES)
+        if self.engine == "compiled" and str(self.device) != "cpu":
+            raise ValueError(f"'engine': 'compiled' runs on the CPU only; use engine='torch' for device {self.device!r}")
         if self.lr is None:
             self.lr = DEFAULT_LR[self.model]
         for name in ("lr", "min_lr"):

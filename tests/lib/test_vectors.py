@@ -244,23 +244,16 @@ def test_vectors_window_step_parts_are_one_step(loss):
     assert not torch.allclose(one.output, before)
 
 
-def test_vectors_window_shrinking_changes_pair_count():
+@pytest.mark.parametrize("engine", ["compiled", "torch"])
+def test_vectors_window_shrinking_changes_pair_count(engine):
     """Random window shrinking: on average (window + 1) contexts per center in
     a long sentence, as in word2vec, rather than 2 * window."""
     sentences = [["w%d" % (i % 50) for i in range(2000)]]
-    config = toy_config("skipgram", "ns", window=4, epochs=1)
+    config = toy_config("skipgram", "ns", window=4, epochs=1, engine=engine)
     vocab = Vocabulary.from_sentences(sentences, min_count=1)
-    trainer = Word2VecTrainer(vocab, config)
-    seen = []
-    original = trainer._step
-
-    def spy(update, targets, ctx, valid, lr, gen):
-        seen.append(int(valid.sum()))
-        return original(update, targets, ctx, valid, lr, gen)
-
-    trainer._step = spy
-    trainer.train(vocab.encode(sentences))
-    per_center = sum(seen) / 2000
+    result = Word2VecTrainer(vocab, config).train(vocab.encode(sentences))
+    assert result.engine == engine
+    per_center = result.examples / 2000
     assert 4.7 < per_center < 5.3
 
 
@@ -279,6 +272,8 @@ def test_vectors_window_shrinking_changes_pair_count():
         ({"threads": 0}, "threads"),
         ({"batch_size": 0}, "batch_size"),
         ({"cap": -1}, "cap"),
+        ({"engine": "cuda"}, "engine"),
+        ({"engine": "compiled", "device": "cuda"}, "engine"),
     ],
 )
 def test_vectors_bad_config_names_parameter(kwargs, name):
@@ -395,3 +390,62 @@ def test_vectors_pretrain_reads_jsonl_text_field(tmp_path):
 def test_vectors_missing_file_is_a_clear_error(tmp_path):
     with pytest.raises(ValueError, match="is not a file"):
         read_sentences(tmp_path / "nope.txt")
+
+
+@pytest.mark.parametrize("model,loss", CONFIGS)
+@pytest.mark.filterwarnings("ignore:overflow encountered")
+def test_vectors_compiled_kernel_equals_its_python_code(model, loss):
+    """The numba kernel computes what its own Python code computes (the
+    xorshift overflow is intended), so the compiled path is the code we read."""
+    from spacy_seqkit.vectors.kernel import CompiledJobs, job_bounds, train_job
+
+    sentences = two_group_corpus(40)
+    vocab = Vocabulary.from_sentences(sentences, min_count=1)
+    corpus = vocab.encode(sentences)
+    runs = []
+    for python in (False, True):
+        trainer = Word2VecTrainer(vocab, toy_config(model, loss, sample=1e-2))
+        jobs = CompiledJobs(vocab, trainer.config, trainer.model)
+        if python:
+            jobs.kernel = train_job
+        bounds, _ = job_bounds(corpus.sentence, 10_000)
+        loss_sum, examples = jobs._run(corpus.ids, bounds, 0, len(corpus), 12345)
+        runs.append((trainer.model.vectors(), trainer.model.output.numpy().copy(), float(loss_sum), int(examples)))
+    (in_c, out_c, loss_c, n_c), (in_p, out_p, loss_p, n_p) = runs
+    assert n_c == n_p > 0
+    assert loss_c == pytest.approx(loss_p, rel=1e-4)
+    assert numpy.allclose(in_c, in_p, atol=1e-5) and numpy.allclose(out_c, out_p, atol=1e-5)
+    assert not numpy.allclose(out_c, 0)
+
+
+@pytest.mark.parametrize("model,loss", [("skipgram", "hs"), ("cbow", "ns")])
+def test_vectors_compiled_and_torch_engines_agree(model, loss):
+    """Both engines learn the same groups, with final losses close to each
+    other; the compiled one also with two threads."""
+    sentences = two_group_corpus()
+    group = {w: 0 for w in ANIMALS} | {w: 1 for w in FRUITS}
+    losses = {}
+    for engine, threads in (("compiled", 1), ("compiled", 2), ("torch", 1)):
+        vocab, vectors, result = train_vectors(sentences, toy_config(model, loss, engine=engine, threads=threads))
+        assert result.engine == engine
+        unit = vectors / numpy.linalg.norm(vectors, axis=1, keepdims=True)
+        for word in ANIMALS + FRUITS:
+            i = vocab.index[word]
+            order = [vocab.words[j] for j in numpy.argsort(-(unit @ unit[i])) if j != i]
+            assert all(group[w] == group[word] for w in order[:5]), (engine, word, order[:5])
+        losses[engine, threads] = result.epoch_losses[-1]
+    assert losses["compiled", 2] == pytest.approx(losses["compiled", 1], rel=0.05)
+    assert losses["torch", 1] == pytest.approx(losses["compiled", 1], rel=0.15)
+
+
+def test_vectors_jobs_hold_whole_sentences():
+    from spacy_seqkit.vectors.kernel import job_bounds
+
+    sentence = numpy.repeat(numpy.arange(50), numpy.random.default_rng(0).integers(1, 40, size=50))
+    bounds, cuts = job_bounds(sentence, 100)
+    assert bounds[0] == 0 and bounds[-1] == sentence.size and cuts[0] == 0 and cuts[-1] == 50
+    for lo, hi in zip(cuts[:-1], cuts[1:]):
+        assert hi > lo
+        words = bounds[hi] - bounds[lo]
+        assert words < 100 + 40  # a job stops at the first sentence end past 100 words
+    assert numpy.array_equal(numpy.unique(sentence[bounds[:-1]]), numpy.arange(50))

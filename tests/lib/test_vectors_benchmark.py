@@ -6,7 +6,9 @@ import pytest
 
 from spacy_seqkit.benchmarks.vectors import (
     load_corpus,
+    city_regions,
     neighbour_agreement,
+    region_groups,
     similarity_accuracy,
     similarity_triples,
     synthetic_sentences,
@@ -36,6 +38,33 @@ def test_vectors_benchmark_similarity_accuracy_separates_groups():
     assert similarity_accuracy(grouped, triples) == 1.0
     shuffled = grouped[numpy.random.default_rng(1).permutation(10)]
     assert similarity_accuracy(shuffled, triples) < 0.9
+
+
+def test_vectors_benchmark_region_check_cannot_pass_by_chance():
+    """The region check: a and b of one region, c of another; random vectors
+    score about 0.5, vectors that hold the regions 1.0, and the synthetic
+    corpus puts cities of one region together more often than chance."""
+    groups = [g for g in region_groups() if len(g) >= 2]
+    assert len(groups) >= 5
+    words = [w for g in groups for w in g]
+    index = {w: i for i, w in enumerate(words)}
+    triples = similarity_triples(index, 4000, seed=0, word_lists=groups)
+    regions = city_regions()
+    assert all(regions[words[a]] == regions[words[b]] != regions[words[c]] for a, b, c in triples.tolist())
+    rng = numpy.random.default_rng(0)
+    # triples reuse 150 words, so one random draw varies more than 4000 coin flips
+    chance = numpy.mean([similarity_accuracy(rng.normal(size=(len(words), 50)), triples) for _ in range(20)])
+    assert abs(chance - 0.5) < 0.02
+    by_region = numpy.zeros((len(words), len(groups)))
+    for g, group in enumerate(groups):
+        by_region[[index[w] for w in group], g] = 1.0
+    assert similarity_accuracy(by_region + rng.normal(scale=0.05, size=by_region.shape), triples) == 1.0
+    pairs = same = 0
+    for sentence in synthetic_sentences(3000, seed=0):
+        cities = [t for t in sentence.split() if t in regions]
+        if len(cities) == 2:
+            pairs, same = pairs + 1, same + (regions[cities[0]] == regions[cities[1]])
+    assert same / pairs > 0.35  # 0.3 regional draws plus the chance of any two cities
 
 
 def test_vectors_benchmark_neighbour_agreement_bounds():
@@ -72,6 +101,6 @@ def test_vectors_benchmark_runs_end_to_end(tmp_path):
     for row in rows:
         assert row["ratio"] > 0
         assert row["ours_sim_acc"] > 0.8
-    data = json.loads((tmp_path / "out" / "vectors.json").read_text())
+    data = json.loads((tmp_path / "out" / "vectors_t1.json").read_text())
     assert data["settings"]["corpus"].startswith("file")
-    assert (tmp_path / "out" / "vectors.png").is_file()
+    assert (tmp_path / "out" / "vectors_t1.png").is_file()
