@@ -40,7 +40,8 @@ CORRECTIONS = frozenset(
 )
 # Words a correction may hold beside those: "enfin non", "euh non pardon", "je veux dire".
 CORRECTION_FILLERS = frozenset(
-    "enfin euh heu ah oh zut mince désolé désolée je j' veux voulais me m' suis ou plutôt plutot".split()
+    "enfin euh heu hum ah oh bah ben zut mince attendez attends désolé désolée je j' veux voulais me m' suis "
+    "ou plutôt plutot".split()
 )
 MAX_CORRECTION_TOKENS = 8
 

@@ -17,6 +17,8 @@ RULED_OUT = [
      [("Charleville", "DEPART"), ("Sedan", "ARRIVEE"), ("Reims", "ARRIVEE")], "Charleville-Mézières", "Reims"),
     ("de Paris, enfin non, de Versailles, à Brest",
      [("Paris", "DEPART"), ("Versailles", "DEPART"), ("Brest", "ARRIVEE")], "Versailles", "Brest"),
+    ("je pars de Nantes non attendez de Laval et je vais à Brest",
+     [("Nantes", "DEPART"), ("Laval", "DEPART"), ("Brest", "ARRIVEE")], "Laval", "Brest"),
     ("un aller pour Brest depuis Angers plutôt que Nantes",
      [("Brest", "ARRIVEE"), ("Angers", "DEPART"), ("Nantes", "DEPART")], "Angers", "Brest"),
     ("au lieu de Rennes je voudrais partir de Laval pour Brest",
