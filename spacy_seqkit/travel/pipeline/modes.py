@@ -15,6 +15,8 @@ Read off the lowercase words, each rule shaped by what the word also means in Fr
 - "voiture" is also a train's coach ("voiture 12", "en voiture 5"): a car unless a
   number follows;
 - "pied" is a flight of stairs or a foot: walking only as "à pied";
+- a word inside a place mention is no means (the caller blanks it): Avion and Bus are
+  communes of the Pas-de-Calais;
 - a means ruled out is no means: "sans voiture", "pas en avion", "plutôt qu'en car",
   "au lieu du bus" (a negation or "plutôt que" / "au lieu" within the three words before).
 """
@@ -81,7 +83,8 @@ def names_another_mode(words: Sequence[str]) -> bool:
 
 
 def travels_by_other_mode(tokens: Sequence[str]) -> bool:
-    """The request (its token texts) travels by another means and asks for no train."""
+    """The request (its token texts, those of its place mentions blanked) travels by
+    another means and asks for no train."""
     words = _words(tokens)
     return names_another_mode(words) and not names_a_train(words)
 

@@ -5,8 +5,8 @@ assigns the roles.
 Two shapes, each narrow enough that an ordinary "pas" keeps its places:
 
 - a cue right before the place, with only prepositions and articles between: "pas (à)
-  Hendaye", "non pas Lyon", "plutôt que Nantes", "au lieu de Rennes", "sauf Tours",
-  "excepté Lyon". Any other word between breaks it: in "je ne veux pas partir trop tard
+  Hendaye", "non pas Lyon", "et non de Rennes", "plutôt que Nantes", "au lieu de Rennes",
+  "sauf Tours", "excepté Lyon" (a bare "non" before a place is the correction's, below). Any other word between breaks it: in "je ne veux pas partir trop tard
   de Lyon" the "pas" denies the hour, not Lyon. Only after "plutôt que", "au lieu de" and
   "sans" (and "pas passer par") may a verb of travel stand between ("au lieu d'aller à
   Rennes", "sans passer par Tours"). A "pas" that follows a verb ("je ne pars pas de Lyon")
@@ -82,6 +82,8 @@ def ruled_out_before(mention: Span) -> bool:
     if word == "pas" and not _opens_clause(doc, i):
         return mention.end < len(doc) and _word(doc, mention.end) in CONTRASTS
     if word in CUES_BEFORE or _preference_cue_ends_at(doc, i):
+        return True
+    if word == "non" and i > 0 and _word(doc, i - 1) == "et":  # "de Laval et non de Rennes"
         return True
     if word in TRAVEL_VERBS:
         before = _skip_links_back(doc, i - 1)

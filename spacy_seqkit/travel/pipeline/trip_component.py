@@ -176,8 +176,11 @@ class TripResolver:
         if self.french_only and spans and is_foreign(t.lower_ for t in spans[0].doc):
             # "I need a train from Paris to Lyon": a request in another language is no order.
             return Trip(), []
-        if self.other_modes == "invalid" and spans and travels_by_other_mode([t.text for t in spans[0].doc]):
-            return Trip(), []
+        if self.other_modes == "invalid" and spans:
+            # The words of the places are no means of transport: "je serai à Avion" (Pas-de-Calais).
+            in_places = {i for span in spans for i in range(span.start, span.end)}
+            if travels_by_other_mode(["" if t.i in in_places else t.text for t in spans[0].doc]):
+                return Trip(), []
         for span in spans:
             shouting = is_shouting(span.doc) if shouting is None else shouting
             for mention, name in self.places(span, shouting):

@@ -6,7 +6,7 @@ import spacy
 from spacy_seqkit.travel.pipeline.modes import travels_by_other_mode
 
 # Every place of the sentences, with the role a recognizer gives it.
-ROLES = {"Charleville": "DEPART", "Sedan": "ARRIVEE", "Biarritz": "DEPART", "Lille": "ARRIVEE",
+ROLES = {"Avion": "DEPART", "Bus": "ARRIVEE", "Charleville": "DEPART", "Sedan": "ARRIVEE", "Biarritz": "DEPART", "Lille": "ARRIVEE",
          "Libourne": "DEPART", "Figeac": "ARRIVEE", "Nantes": "DEPART", "Rennes": "ARRIVEE"}
 
 
@@ -48,6 +48,7 @@ TRAINS = [
     "de Nantes à Rennes sans voiture, c'est possible ?",
     "plutôt qu'en avion, de Biarritz à Lille",
     "Intercités de Charleville à Sedan",
+    "je serai à Avion lundi et je dois rejoindre Bus pour midi",  # communes of the Pas-de-Calais
     "de Nantes à Rennes",
 ]
 
