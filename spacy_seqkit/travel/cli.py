@@ -79,9 +79,11 @@ def resolve_command(
     partition_size: int = typer.Option(1024, "--partition-size", help="Orders handed to a process or worker at a time (a whole number of batches)"),
     dask: bool = typer.Option(False, "--dask", help="Answer on a Dask cluster: a local one, or the scheduler whose address follows (--dask tcp://HOST:8786); needs the dask extra"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar (there is none when stderr is not a terminal) and no summary"),
+    steps: bool = typer.Option(False, "--steps", help="Write the stops the request asks for between the ends: sentenceID,Departure,Step1,...,Destination"),
 ) -> None:
-    """Travel Order Resolver: answer `sentenceID,departure,step...,arrival` or
-    `sentenceID,INVALID` for every order, in input order, as a stream. Malformed
+    """Travel Order Resolver: answer `sentenceID,Departure,Destination` or
+    `sentenceID,INVALID` for every order (with --steps, the route's
+    `sentenceID,Departure,Step1,...,Destination`), in input order, as a stream. Malformed
     lines, and orders over the limits on one order (see `travel.tor`), are
     reported on stderr with their line number and answered INVALID."""
     import contextlib
@@ -136,7 +138,7 @@ def resolve_command(
         try:
             counts = resolve_inputs(
                 sources, backend, out=out, output_dir=output_dir, partition_size=partition_size_for(partition_size, batch_size),
-                first_partition_size=batch_size, progress=wants_progress(quiet),
+                first_partition_size=batch_size, progress=wants_progress(quiet), steps=steps,
             )
         except (OSError, ValueError) as e:
             fail(f"Cannot resolve: {e}")
@@ -206,6 +208,7 @@ def serve_command(
     max_orders: int = typer.Option(1_000, "--max-orders", help="Most orders in one request (more: 413)"),
     batch_size: int = typer.Option(64, "--batch-size", "-b", help="Orders per nlp.pipe batch"),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn's log level (warning: no line per request)"),
+    steps: bool = typer.Option(False, "--steps", help="Each order's line holds the stops between the ends, as `resolve --steps`"),
 ) -> None:
     """HTTP service (FastAPI + uvicorn): POST /resolve with {"text": ...} or
     {"orders": [{"id", "sentence"}, ...]}, GET /health, and GET / a page that
@@ -228,7 +231,7 @@ def serve_command(
         typer.echo(f"Cannot use model '{model}': {e}", err=True)
         raise typer.Exit(2) from None
     serve(nlp, host=host, port=port, log_level=log_level, max_body_bytes=max_body_bytes,
-          max_orders=max_orders, batch_size=batch_size)
+          max_orders=max_orders, batch_size=batch_size, steps=steps)
 
 
 @benchmark_app.command("pipelines")

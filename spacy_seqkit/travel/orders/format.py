@@ -2,8 +2,10 @@
 
 In: `sentenceID,sentence` lines (UTF-8, optional BOM and header, CSV quoting,
 unquoted commas inside the sentence allowed; lines end in LF, CRLF or a bare
-CR). Out: one line per order, in order: `sentenceID,departure,step...,arrival`
-or `sentenceID,INVALID`.
+CR). Out: one line per order, in order: `sentenceID,Departure,Destination` or
+`sentenceID,INVALID` (the spec's format for an order); with `steps`, the stops the
+request asks for between the ends, `sentenceID,Departure,Step1,...,Destination`
+(the spec's format of a route).
 
 One order may hold at most `MAX_ORDER_CHARS` characters, `MAX_ORDER_TOKENS`
 tokens and no word longer than `MAX_WORD_CHARS` characters: beyond that it is
@@ -151,9 +153,12 @@ class Answer(NamedTuple):
     places: Tuple[str, ...]
     error: Optional[str]
 
-    def row(self) -> List[str]:
-        """`id,departure,step...,arrival` or `id,INVALID`."""
-        return [self.id, *self.places] if self.places else [self.id, INVALID]
+    def row(self, steps: bool = False) -> List[str]:
+        """`id,departure,arrival` or `id,INVALID`; with `steps`, the stops between the
+        ends: `id,departure,step...,arrival`."""
+        if not self.places:
+            return [self.id, INVALID]
+        return [self.id, *self.places] if steps else [self.id, self.places[0], self.places[-1]]
 
     def message(self) -> Optional[str]:
         """The report of an order that could not be read, or None."""
@@ -170,13 +175,15 @@ def row_writer(out: IO[str]) -> Callable[[List[str]], None]:
 
 
 def write_answers(
-    answers: Iterable[Answer], out: IO[str], report: Callable[[str], None], counts: Dict[str, int], prefix: str = ""
+    answers: Iterable[Answer], out: IO[str], report: Callable[[str], None], counts: Dict[str, int], prefix: str = "",
+    steps: bool = False,
 ) -> None:
-    """Write the answers as CSV lines on `out`, `report` each unread order
-    (preceded by `prefix`, e.g. its input file), and count them in `counts`."""
+    """Write the answers as CSV lines on `out` (with their stops if `steps`, see
+    `Answer.row`), `report` each unread order (preceded by `prefix`, e.g. its input
+    file), and count them in `counts`."""
     write_row = row_writer(out)
     for answer in answers:
-        write_row(answer.row())
+        write_row(answer.row(steps))
         counts["orders"] += 1
         counts["valid" if answer.places else "invalid"] += 1
         if answer.error:
@@ -189,6 +196,6 @@ def new_counts() -> Dict[str, int]:
     return {"orders": 0, "valid": 0, "invalid": 0, "malformed": 0}
 
 
-def answer_row(order_id: str, trip: Trip) -> List[str]:
-    """`id,departure,step...,arrival` or `id,INVALID`."""
-    return Answer(0, order_id, tuple(trip.places()), None).row()
+def answer_row(order_id: str, trip: Trip, steps: bool = False) -> List[str]:
+    """`id,departure,arrival` or `id,INVALID`; with `steps`, `id,departure,step...,arrival`."""
+    return Answer(0, order_id, tuple(trip.places()), None).row(steps)

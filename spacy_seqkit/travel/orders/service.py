@@ -5,7 +5,8 @@
   entities with their character offsets and labels (`"render": true` adds
   displaCy's HTML of them); with `{"orders": [{"id": "1", "sentence": "..."}]}`:
   the Travel Order Resolver's answers, in order, batched through `nlp.pipe`,
-  each with the line `resolve` would write.
+  each with the line `resolve` would write (`id,Departure,Destination`; with
+  `steps`, as `resolve --steps`, the stops between the ends).
 - `GET /health`: the pipeline and the limits.
 - `GET /`: a page to type a request and see its entities and trip.
 
@@ -81,8 +82,8 @@ def csv_line(row: List[str]) -> str:
 class Resolver:
     """The pipeline behind the service, used by one request at a time."""
 
-    def __init__(self, nlp, batch_size: int = 64) -> None:
-        self.nlp, self.batch_size = nlp, batch_size
+    def __init__(self, nlp, batch_size: int = 64, steps: bool = False) -> None:
+        self.nlp, self.batch_size, self.steps = nlp, batch_size, steps
         self.lock = threading.Lock()
 
     def text(self, text: Any, render: bool = False) -> Dict[str, Any]:
@@ -114,7 +115,7 @@ class Resolver:
             answers = answer_batch(self.nlp, orders, self.batch_size)
         return {
             "answers": [
-                {"id": a.id, "valid": bool(a.places), "places": list(a.places), "line": csv_line(a.row()), "error": a.error}
+                {"id": a.id, "valid": bool(a.places), "places": list(a.places), "line": csv_line(a.row(self.steps)), "error": a.error}
                 for a in answers
             ]
         }
@@ -130,15 +131,17 @@ class Resolver:
             return displacy.render(doc, style="ent", options={"ents": list(LABELS), "colors": ENTITY_COLORS})
 
 
-def create_app(nlp, max_body_bytes: int = MAX_BODY_BYTES, max_orders: int = MAX_ORDERS, batch_size: int = 64):
+def create_app(
+    nlp, max_body_bytes: int = MAX_BODY_BYTES, max_orders: int = MAX_ORDERS, batch_size: int = 64, steps: bool = False
+):
     """The FastAPI application answering with `nlp` (a pipeline ready to
-    answer trips: `tor.prepare_pipeline`)."""
+    answer trips: `tor.prepare_pipeline`); `steps`: the orders' lines hold the stops."""
     from fastapi import FastAPI, Request
     from fastapi.concurrency import run_in_threadpool
     from fastapi.responses import HTMLResponse, JSONResponse
 
     page_html = (Path(__file__).parent / "page.html").read_text(encoding="utf8")
-    resolver = Resolver(nlp, batch_size)
+    resolver = Resolver(nlp, batch_size, steps)
     limits = {"max_body_bytes": max_body_bytes, "max_orders": max_orders, **order_limits()}
     app = FastAPI(title="spacy_seqkit travel order resolver", version="1")
 
@@ -184,9 +187,11 @@ def order_limits() -> Dict[str, int]:
     return {"max_order_chars": tor.MAX_ORDER_CHARS, "max_order_tokens": tor.MAX_ORDER_TOKENS, "max_word_chars": tor.MAX_WORD_CHARS}
 
 
-def serve(nlp, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info", **limits: Optional[int]) -> None:
+def serve(
+    nlp, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info", steps: bool = False, **limits: Optional[int]
+) -> None:
     """Serve `nlp` until interrupted."""
     import uvicorn
 
     nlp("Je veux aller de Marseille à Paris")  # the gazetteer's index is built here, not for a user
-    uvicorn.run(create_app(nlp, **limits), host=host, port=port, log_level=log_level)
+    uvicorn.run(create_app(nlp, steps=steps, **limits), host=host, port=port, log_level=log_level)

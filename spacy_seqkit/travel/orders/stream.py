@@ -3,6 +3,10 @@ this process, in a pool of processes or on a Dask cluster (`backends.py`,
 `dask_backend.py`),
 and written in input order.
 
+Backends answer with every place of a trip (`Answer.places`); the driver alone
+writes them, in the spec's format or with the stops (`steps`), so the format is
+the same whichever backend answered.
+
 A partition is a run of consecutive orders of one input, a whole number of
 `nlp.pipe` batches long: every backend pipes the same batches, so the answers
 are byte-identical whichever answers them. The driver reads and parses the
@@ -110,6 +114,7 @@ def resolve_inputs(
     first_partition_size: Optional[int] = None,
     progress: bool = False,
     on_partition: Optional[Callable[[Dict[str, int]], None]] = None,
+    steps: bool = False,
 ) -> Dict[str, int]:
     """Answer every order of `sources` (see `expand_inputs`; or binary streams) with `backend`
     (`InProcess`, `ProcessPool` or `cluster.DaskBackend`), in input order: on
@@ -117,7 +122,8 @@ def resolve_inputs(
     Unread orders are reported on `err` (preceded by their input's name when
     there are several inputs). Partitions hold `partition_size` orders, the
     first `first_partition_size` (e.g. one batch: the first answers come
-    sooner). `progress`: a bar with orders/s on `err`.
+    sooner). `progress`: a bar with orders/s on `err`. `steps`: each trip's stops between
+    its ends (`id,departure,step...,arrival`), else the spec's `id,departure,arrival`.
     `on_partition(counts)` is called after each partition. Returns counts."""
     from tqdm import tqdm
 
@@ -133,9 +139,9 @@ def resolve_inputs(
             prefix = f"{partition.source}: " if len(sources) > 1 else ""
             if output_dir is not None:
                 with open_output(output_dir / f"part-{partition.index:05d}.csv") as part:
-                    write_answers(answers, part, report, counts, prefix)
+                    write_answers(answers, part, report, counts, prefix, steps)
             else:
-                write_answers(answers, out, report, counts, prefix)
+                write_answers(answers, out, report, counts, prefix, steps)
                 out.flush()
             bar.update(len(answers))
             if on_partition is not None:

@@ -9,6 +9,8 @@ from ..places.contract import Places, check_places
 from ..places.place import Place
 from .extensions import install_extensions
 from .language import is_foreign
+from .modes import check_other_modes, travels_by_other_mode
+from .ruled_out import is_ruled_out
 from .trip import LABELS, Trip, trip_accuracy
 
 # Lowercase words that may sit inside a written place name: "Port-sur-Saône".
@@ -53,6 +55,11 @@ def looks_like_name(span: Span, shouting: Optional[bool] = None) -> bool:
 class TripResolver:
     """Reads the trip off a doc's entities.
 
+    A request that travels by another means than the train ("en voiture", "un vol") and
+    asks for no train is INVALID with `other_modes = "invalid"` (`modes.py`). A place the
+    request rules out ("pas Hendaye", "à Sedan, non pardon, à Reims") is dropped
+    (`ruled_out.py`).
+
     Each DEPART / ARRIVEE / VIA mention is resolved to a place of `places` (case-
     and accent-insensitive, then fuzzy for typos). With `known_places_only`, a
     mention that names no known place is read as the known places inside it
@@ -88,8 +95,10 @@ class TripResolver:
         fix_ents: bool = True,
         french_only: bool = True,
         pair_ends: bool = True,
+        other_modes: str = "invalid",
     ) -> None:
         self.name = name
+        self.other_modes = check_other_modes(other_modes)
         self.pair_ends = pair_ends
         self.fix_ents = fix_ents
         self.french_only = french_only
@@ -166,10 +175,17 @@ class TripResolver:
         if self.french_only and spans and is_foreign(t.lower_ for t in spans[0].doc):
             # "I need a train from Paris to Lyon": a request in another language is no order.
             return Trip(), []
+        if self.other_modes == "invalid" and spans:
+            # The words of the places are no means of transport: "je serai à Avion" (Pas-de-Calais).
+            in_places = {i for span in spans for i in range(span.start, span.end)}
+            if travels_by_other_mode(["" if t.i in in_places else t.text for t in spans[0].doc]):
+                return Trip(), []
         for span in spans:
             shouting = is_shouting(span.doc) if shouting is None else shouting
             for mention, place in self.mentions(span, shouting):
                 places.append((span.label_, mention, place))
+        starts = {p[1].start for p in places}
+        places = [p for p in places if not is_ruled_out(p[1], starts)]
         departures = [p for p in places if p[0] == "DEPART"]
         arrivals = [p for p in places if p[0] == "ARRIVEE"]
         if not departures and len(arrivals) >= 2:
@@ -338,6 +354,7 @@ def score_trips(examples: Iterable[Example], resolver: Optional[TripResolver] = 
         "fix_ents": True,
         "french_only": True,
         "pair_ends": True,
+        "other_modes": "invalid",
     },
     default_score_weights={"trip_acc": 1.0, "trip_exact_acc": 0.0, "trip_validity_acc": 0.0},
 )
@@ -350,6 +367,7 @@ def make_trip_resolver(
     fix_ents: bool,
     french_only: bool,
     pair_ends: bool,
+    other_modes: str,
 ) -> TripResolver:
     """Sets `doc._.trip` = {departure, arrival, steps, is_valid, *_text} from the
     DEPART / ARRIVEE / VIA entities, each end a place value (`Place`) of `places` (any
@@ -358,9 +376,12 @@ def make_trip_resolver(
     read from, with their repaired roles. With `french_only`, a request written in
     another language (English, Spanish, German, Italian) is INVALID. With `pair_ends`,
     a request with one end found takes as its other end a known place right beside it
-    ("albi carmaux", "entre Arras et Douai")."""
+    ("albi carmaux", "entre Arras et Douai"). `other_modes`: "invalid" (a request by
+    car, plane, coach, boat, bike, on foot... that asks for no train is INVALID) or "keep"
+    (read its places all the same). A place the request rules out ("pas Hendaye", "à
+    Sedan, non pardon, à Reims") is never an end."""
     check_places("seqkit_trip", places)
     return TripResolver(
         name, places=places, resolve_names=resolve_names, known_places_only=known_places_only,
-        fix_ents=fix_ents, french_only=french_only, pair_ends=pair_ends,
+        fix_ents=fix_ents, french_only=french_only, pair_ends=pair_ends, other_modes=check_other_modes(other_modes),
     )

@@ -32,10 +32,21 @@ def test_resolve_answers_every_order_in_order(nlp):
     assert lines == [
         "1,Marseille,Paris",
         "2,INVALID",
-        "3,Marseille,Dijon,Lyon",
+        "3,Marseille,Lyon",
         "4,Toulouse,Paris",
     ]
     assert err == "" and counts["malformed"] == 0
+
+
+def test_resolve_writes_the_specs_format_and_with_steps_the_route(nlp):
+    """The spec's `sentenceID,Departure,Destination` by default: a reader of that format
+    takes the second field for the destination, so no stop may sit there; `steps`
+    writes the route's `sentenceID,Departure,Step1,...,Destination`."""
+    data = '1,"de marseile, par Dijon, à Lyon"\n2,de Marseille à Paris\n3,Il fait beau\n'.encode("utf8")
+    assert run(nlp, data)[0] == ["1,Marseille,Lyon", "2,Marseille,Paris", "3,INVALID"]
+    out, _, counts = answer_csv(nlp, data, steps=True)
+    assert out.splitlines() == ["1,Marseille,Dijon,Lyon", "2,Marseille,Paris", "3,INVALID"]
+    assert counts == {"orders": 3, "valid": 2, "invalid": 1, "malformed": 0}
 
 
 def test_resolve_bom_and_no_header(nlp):
@@ -90,6 +101,10 @@ def test_resolve_cli_stdin_and_files(model_dir, tmp_path):
     out = subprocess.run(cmd + [str(src), "-o", str(tmp_path / "trips.csv")], capture_output=True)
     assert out.returncode == 0, out.stderr
     assert (tmp_path / "trips.csv").read_text() == "1,Toulouse,Lyon\n"
+    via = "1,de Toulouse par Dijon à Lyon\n".encode()
+    for args, line in (([], "1,Toulouse,Lyon"), (["--steps"], "1,Toulouse,Dijon,Lyon")):
+        out = subprocess.run(cmd + args + ["-q"], input=via, capture_output=True)
+        assert (out.returncode, out.stdout.decode().splitlines()) == (0, [line]), out.stderr
     missing = subprocess.run(cmd + [str(tmp_path / "nope.csv")], capture_output=True)
     assert missing.returncode == 2 and b"No such input file" in missing.stderr
 
@@ -136,8 +151,11 @@ def test_resolve_cli_many_inputs_into_a_missing_folder(model_dir, tmp_path):
     out = tmp_path / "new" / "folder" / "trips.csv"
     done = subprocess.run(cmd + ["-o", str(out), "--quiet", "--n-process", "2"], capture_output=True)
     assert done.returncode == 0, done.stderr
-    assert out.read_text().splitlines() == ["1,Marseille,Paris", "2,Toulouse,Lyon", "3,INVALID", "4,Marseille,Dijon,Lyon"]
+    assert out.read_text().splitlines() == ["1,Marseille,Paris", "2,Toulouse,Lyon", "3,INVALID", "4,Marseille,Lyon"]
     assert done.stderr == b""  # no progress bar (not a terminal), no summary (--quiet)
+    done = subprocess.run(cmd + ["-o", str(out), "--quiet", "--n-process", "2", "--steps"], capture_output=True)
+    assert done.returncode == 0, done.stderr
+    assert out.read_text().splitlines()[-1] == "4,Marseille,Dijon,Lyon"
     for args, message in (
         (["tcp://127.0.0.1:8786"], b"give it after --dask"),
         ([str(tmp_path / "*.tsv")], b"no file matches"),

@@ -26,19 +26,21 @@ def cluster():
         yield cluster
 
 
-def resolve(backend, path, on_partition=None):
+def resolve(backend, path, on_partition=None, steps=False):
     out, err = io.StringIO(), io.StringIO()
     try:
-        counts = resolve_inputs([str(path)], backend, out=out, err=err, partition_size=64, on_partition=on_partition)
+        counts = resolve_inputs([str(path)], backend, out=out, err=err, partition_size=64, on_partition=on_partition, steps=steps)
     finally:
         backend.close()
     return out.getvalue(), err.getvalue(), counts
 
 
-def test_dask_two_workers_equal_one_process(nlp, model_dir, cluster, tmp_path):
+@pytest.mark.parametrize("steps", [False, True])
+def test_dask_two_workers_equal_one_process(nlp, model_dir, cluster, tmp_path, steps):
     (tmp_path / "orders.csv").write_bytes(orders_csv(1500, seed=5))
-    expected = resolve(InProcess(nlp), tmp_path / "orders.csv")
-    assert resolve(DaskBackend(str(model_dir), address=cluster.scheduler_address), tmp_path / "orders.csv") == expected
+    expected = resolve(InProcess(nlp), tmp_path / "orders.csv", steps=steps)
+    assert ("Dijon" in expected[0]) is steps
+    assert resolve(DaskBackend(str(model_dir), address=cluster.scheduler_address), tmp_path / "orders.csv", steps=steps) == expected
 
 
 class Retries(distributed.diagnostics.plugin.SchedulerPlugin):

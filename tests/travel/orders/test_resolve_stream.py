@@ -35,19 +35,19 @@ def orders_csv(n: int, seed: int = 0) -> bytes:
     return ("\n".join(lines) + "\n").encode("utf8")
 
 
-def reference_resolve(nlp, data: bytes) -> str:
+def reference_resolve(nlp, data: bytes, steps: bool = False) -> str:
     """The resolver before streaming: one `nlp.pipe` over every order of the file."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     orders = list(read_orders(io.BytesIO(data)))
     for doc, order in nlp.pipe(((o.sentence, o) for o in orders), as_tuples=True, batch_size=64):
-        writer.writerow(answer_row(order.id, trip_of(doc) if not order.error else Trip()))
+        writer.writerow(answer_row(order.id, trip_of(doc) if not order.error else Trip(), steps))
     return out.getvalue()
 
 
-def resolve_files(backend, paths, partition_size=64):
+def resolve_files(backend, paths, partition_size=64, steps=False):
     out, err = io.StringIO(), io.StringIO()
-    counts = resolve_inputs([str(p) for p in paths], backend, out=out, err=err, partition_size=partition_size)
+    counts = resolve_inputs([str(p) for p in paths], backend, out=out, err=err, partition_size=partition_size, steps=steps)
     return out.getvalue(), err.getvalue(), counts
 
 
@@ -132,12 +132,32 @@ def test_stream_output_dir_one_file_per_partition(nlp, tmp_path):
 def test_stream_two_processes_equal_one(nlp, model_dir, tmp_path):
     (tmp_path / "orders.csv").write_bytes(orders_csv(600, seed=3))
     one = resolve_files(InProcess(nlp), [tmp_path / "orders.csv"])
+    one_steps = resolve_files(InProcess(nlp), [tmp_path / "orders.csv"], steps=True)
     pool = ProcessPool(str(model_dir), 2)
     try:
         two = resolve_files(pool, [tmp_path / "orders.csv"])
+        two_steps = resolve_files(pool, [tmp_path / "orders.csv"], steps=True)
     finally:
         pool.close()
-    assert two == one
+    assert two == one and two_steps == one_steps
+    assert one_steps[0] == reference_resolve(nlp, orders_csv(600, seed=3), steps=True) != one[0]
+
+
+def test_stream_steps_writes_the_stops_between_the_ends(nlp, tmp_path):
+    """Both formats, one answer each: the spec's two ends, or the route with its stops,
+    in a single output and in one file per partition."""
+    data = orders_csv(150)
+    (tmp_path / "orders.csv").write_bytes(data)
+    plain, _, _ = resolve_files(InProcess(nlp), [tmp_path / "orders.csv"])
+    routes, _, _ = resolve_files(InProcess(nlp), [tmp_path / "orders.csv"], steps=True)
+    rows = [(a.split(","), b.split(",")) for a, b in zip(plain.splitlines(), routes.splitlines())]
+    assert len(rows) == 150 and any(len(route) == 4 for _, route in rows)
+    for spec, route in rows:
+        assert len(spec) in (2, 3) and spec == (route if len(route) < 4 else [route[0], route[1], route[-1]])
+    assert "Marseille,Dijon,Lyon" in routes and "Dijon" not in plain
+    resolve_inputs([str(tmp_path / "orders.csv")], InProcess(nlp), output_dir=tmp_path / "parts",
+                   err=io.StringIO(), partition_size=64, steps=True)
+    assert "".join(p.read_text() for p in sorted((tmp_path / "parts").iterdir())) == routes
 
 
 def test_physical_lines_lf_crlf_and_bare_cr_across_blocks():

@@ -72,6 +72,24 @@ def test_serve_orders_answer_like_resolve(service_url, nlp):
     assert answer["answers"][4] == {"id": "4", "valid": False, "places": [], "line": "4,INVALID", "error": None}
 
 
+def test_serve_orders_lines_follow_the_steps_flag(nlp):
+    """An order's line is the spec's `id,Departure,Destination`, or with `steps` (as
+    `serve --steps`, `resolve --steps`) the route with its stops; places hold the stops."""
+    from service_helpers import live_server
+
+    from spacy_seqkit.travel.orders.service import create_app
+
+    orders = [{"id": "1", "sentence": "de marseile, par Dijon, à Lyon"}, {"id": "2", "sentence": "Il fait beau"}]
+    for steps, line in ((False, "1,Marseille,Lyon"), (True, "1,Marseille,Dijon,Lyon")):
+        with live_server(create_app(nlp, steps=steps)) as url:
+            status, answer = post(url, {"orders": orders})
+        assert status == 200
+        assert [a["line"] for a in answer["answers"]] == [line, "2,INVALID"]
+        assert answer["answers"][0]["places"] == ["Marseille", "Dijon", "Lyon"]
+        data = b'1,"de marseile, par Dijon, \xc3\xa0 Lyon"\n2,Il fait beau\n'
+        assert answer_csv(nlp, data, steps=steps)[0].splitlines() == [a["line"] for a in answer["answers"]]
+
+
 @pytest.mark.parametrize(
     "body,status,message",
     [
@@ -131,7 +149,7 @@ def test_serve_cli_starts_and_answers(model_dir):
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    cmd = [sys.executable, "-m", "spacy_seqkit", "serve", str(model_dir), "--port", str(port), "--log-level", "warning"]
+    cmd = [sys.executable, "-m", "spacy_seqkit", "serve", str(model_dir), "--port", str(port), "--log-level", "warning", "--steps"]
     server = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -145,6 +163,8 @@ def test_serve_cli_starts_and_answers(model_dir):
                 assert time.monotonic() < deadline, "the service did not start"
                 time.sleep(0.2)
         assert post(url, {"text": "de Marseille à Paris"})[1]["places"] == ["Marseille", "Paris"]
+        orders = [{"id": "1", "sentence": "de Toulouse par Dijon à Lyon"}]
+        assert post(url, {"orders": orders})[1]["answers"][0]["line"] == "1,Toulouse,Dijon,Lyon"  # --steps
     finally:
         server.terminate()
         server.wait(30)

@@ -1,0 +1,98 @@
+"""Does a request travel by another means than the train? Such an order is INVALID
+(`seqkit_trip`'s `other_modes = "invalid"`) unless it also asks for a train.
+
+Read off the lowercase words, each rule shaped by what the word also means in French:
+
+- a train word ("train", "TER", "TGV", "Intercités", "Ouigo", "RER", "Transilien", "SNCF")
+  keeps the request, whatever else it says ("en voiture jusqu'à la gare, puis le TER");
+  "en train de" is the progressive ("je suis en train de chercher un vol"), not a train;
+- words that only name another means count anywhere: "avion", "bus", "autocar", "bateau",
+  "ferry", "vélo", "covoiturage", "taxi", "moto", "blablacar"...;
+- "car" is also "because" ("je vais à Lyon car j'ai rendez-vous"): a coach only right
+  after a determiner or a preposition ("le car", "en car", "l'autocar" is a word above);
+- "vol" is also "theft", and "vole" / "volent" the verb: a flight only as "vols" or
+  after a determiner ("un vol", "le vol", "mon vol");
+- "voiture" is also a train's coach ("voiture 12", "en voiture 5"): a car unless a
+  number follows;
+- "pied" is a flight of stairs or a foot: walking only as "à pied";
+- a word inside a place mention is no means (the caller blanks it): Avion and Bus are
+  communes of the Pas-de-Calais;
+- a means ruled out is no means: "sans voiture", "pas en avion", "plutôt qu'en car",
+  "au lieu du bus" (a negation or "plutôt que" / "au lieu" within the three words before).
+"""
+from typing import List, Sequence
+
+OTHER_MODES_SETTINGS = ("invalid", "keep")
+
+TRAIN_WORDS = frozenset(
+    "train trains ter tgv inoui inouï intercités intercites intercité intercite ouigo rer transilien "
+    "sncf tram-train tramtrain ferroviaire lyria thalys eurostar".split()
+)
+OTHER_MODE_WORDS = frozenset(
+    "avion avions autocar autocars bus bateau bateaux ferry ferries vélo vélos velo velos "
+    "covoiturage covoit blablacar flixbus taxi taxis vtc uber moto scooter trottinette "
+    "hélicoptère helicoptere hélico helico auto-stop autostop camion vols".split()
+)
+_DETERMINERS = frozenset(
+    "le la les l' un une des du au aux en par mon ma mes ton ta tes son sa ses notre nos votre vos "
+    "leur leurs ce cet cette premier prochain dernier".split()
+)
+# Cars and flights named after a determiner only (see the module docstring).
+_AFTER_DETERMINER = frozenset({"car", "cars", "vol"})
+# "plutôt" alone prefers ("plutôt en car"); "plutôt que" rules out.
+_NEGATIONS = frozenset({"pas", "sans", "ni", "jamais", "lieu"})
+_NEGATION_WINDOW = 3
+
+
+def _words(tokens: Sequence[str]) -> List[str]:
+    return [t.lower().replace("’", "'") for t in tokens]
+
+
+def names_a_train(words: Sequence[str]) -> bool:
+    """A train word, not the "en train de" of an action in progress."""
+    for i, word in enumerate(words):
+        if word in TRAIN_WORDS:
+            progressive = word == "train" and 0 < i < len(words) - 1 and words[i - 1] == "en" and words[i + 1] in {"de", "d'"}
+            if not progressive:
+                return True
+    return False
+
+
+def _other_mode_at(words: Sequence[str], i: int) -> bool:
+    word, before = words[i], words[i - 1] if i > 0 else ""
+    after = words[i + 1] if i + 1 < len(words) else ""
+    if word in OTHER_MODE_WORDS:
+        return True
+    if word in _AFTER_DETERMINER:
+        return before in _DETERMINERS
+    if word in {"voiture", "voitures"}:
+        return not after.isdigit()
+    return word == "pied" and before in {"à", "a"}
+
+
+def _ruled_out(words: Sequence[str], i: int) -> bool:
+    start = max(0, i - _NEGATION_WINDOW)
+    if any(w in _NEGATIONS for w in words[start:i]):
+        return True
+    return any(words[j] in {"que", "qu'"} and j > 0 and words[j - 1] in {"plutôt", "plutot"} for j in range(start, i))
+
+
+def names_another_mode(words: Sequence[str]) -> bool:
+    """A means of transport other than the train, not ruled out ("sans voiture")."""
+    return any(_other_mode_at(words, i) and not _ruled_out(words, i) for i in range(len(words)))
+
+
+def travels_by_other_mode(tokens: Sequence[str]) -> bool:
+    """The request (its token texts, those of its place mentions blanked) travels by
+    another means and asks for no train."""
+    words = _words(tokens)
+    return names_another_mode(words) and not names_a_train(words)
+
+
+def check_other_modes(value: str) -> str:
+    """`value` if it is a setting of `other_modes`, else a ValueError naming them."""
+    if value not in OTHER_MODES_SETTINGS:
+        raise ValueError(
+            f"seqkit_trip: other_modes must be one of {', '.join(map(repr, OTHER_MODES_SETTINGS))}, got {value!r}"
+        )
+    return value

@@ -1,0 +1,114 @@
+"""Places a request rules out: "pas Hendaye finalement : de Dax à Libourne", "à Sedan, non
+pardon, à Reims". Such a mention is no end and no stop; `seqkit_trip` drops it before it
+assigns the roles.
+
+Two shapes, each narrow enough that an ordinary "pas" keeps its places:
+
+- a cue right before the place, with only prepositions and articles between: "pas (à)
+  Hendaye", "non pas Lyon", "et non de Rennes", "plutôt que Nantes", "au lieu de Rennes",
+  "sauf Tours", "excepté Lyon" (a bare "non" before a place is the correction's, below). Any other word between breaks it: in "je ne veux pas partir trop tard
+  de Lyon" the "pas" denies the hour, not Lyon. Only after "plutôt que", "au lieu de" and
+  "sans" (and "pas passer par") may a verb of travel stand between ("au lieu d'aller à
+  Rennes", "sans passer par Tours"). A "pas" that follows a verb ("je ne pars pas de Lyon")
+  may deny the verb's circumstances ("... avant dix heures" keeps Lyon): it rules the place
+  out only when a contrast follows it ("je ne vais pas à Lyon mais à Grenoble", "..., à
+  Grenoble"); a "pas" that opens its clause ("pas Hendaye", "non pas Lyon", ", mais pas
+  par Tours") needs none;
+- a correction right after the place, then another place: "à Sedan, non pardon, à Reims",
+  "de Paris, enfin non, de Versailles". The other place must follow, so that a trailing
+  "non ?" rules nothing out, and "non pas" leaves the place before it alone ("à Lyon, non
+  pas à Grenoble" rules out Grenoble, by the first shape).
+"""
+from typing import Collection
+
+from spacy.tokens import Span
+
+# What may stand between a cue and its place.
+LINKS = frozenset(
+    "à a au aux de d' d du des pour par vers en la le les l' l depuis jusqu' jusqu'à jusque sur".split()
+)
+CUES_BEFORE = frozenset({"pas", "sauf", "excepté", "excepte", "hormis"})
+# What a "pas" that opens its clause follows; and what follows a place denied after a verb.
+CLAUSE_OPENERS = frozenset({"non", "mais", "et", "ou", "surtout", "donc", "alors", "puis"})
+CONTRASTS = frozenset({",", ";", ":", ".", "!", "mais", "finalement", "plutôt", "plutot"})
+TRAVEL_VERBS = frozenset(
+    "aller partir passer arriver descendre monter rentrer rejoindre voyager transiter".split()
+)
+# Words that say the place before them was a slip; one of them makes a correction.
+CORRECTIONS = frozenset(
+    {"non", "pardon", "oups", "erreur", "correction", "dire", "trompé", "trompée", "trompe", "trompais"}
+)
+# Words a correction may hold beside those: "enfin non", "euh non pardon", "je veux dire".
+CORRECTION_FILLERS = frozenset(
+    "enfin euh heu hum ah oh bah ben zut mince attendez attends désolé désolée je j' veux voulais me m' suis "
+    "ou plutôt plutot".split()
+)
+MAX_CORRECTION_TOKENS = 8
+
+
+def _word(doc, i: int) -> str:
+    return doc[i].lower_.replace("’", "'")
+
+
+def _skip_links_back(doc, i: int) -> int:
+    while i >= 0 and _word(doc, i) in LINKS:
+        i -= 1
+    return i
+
+
+def _preference_cue_ends_at(doc, i: int) -> bool:
+    """"plutôt que", "au lieu (de)" or "sans" ends at token i."""
+    if i < 0:
+        return False
+    word = _word(doc, i)
+    if word in {"que", "qu'"}:
+        return i > 0 and _word(doc, i - 1) in {"plutôt", "plutot"}
+    if word == "lieu":
+        return i > 0 and _word(doc, i - 1) == "au"
+    return word == "sans"
+
+
+def _opens_clause(doc, i: int) -> bool:
+    return i == 0 or doc[i - 1].is_punct or _word(doc, i - 1) in CLAUSE_OPENERS
+
+
+def ruled_out_before(mention: Span) -> bool:
+    """A cue before the mention rules it out (the first shape of the module docstring)."""
+    doc = mention.doc
+    i = _skip_links_back(doc, mention.start - 1)
+    if i < 0:
+        return False
+    word = _word(doc, i)
+    if word == "pas" and not _opens_clause(doc, i):
+        return mention.end < len(doc) and _word(doc, mention.end) in CONTRASTS
+    if word in CUES_BEFORE or _preference_cue_ends_at(doc, i):
+        return True
+    if word == "non" and i > 0 and _word(doc, i - 1) == "et":  # "de Laval et non de Rennes"
+        return True
+    if word in TRAVEL_VERBS:
+        before = _skip_links_back(doc, i - 1)
+        if _preference_cue_ends_at(doc, before):
+            return True
+        return word == "passer" and before >= 0 and _word(doc, before) == "pas"
+    return False
+
+
+def corrected_after(mention: Span, mention_starts: Collection[int]) -> bool:
+    """A correction after the mention, then another place mention (the second shape)."""
+    doc = mention.doc
+    corrected = False
+    for i in range(mention.end, min(len(doc), mention.end + MAX_CORRECTION_TOKENS)):
+        word = _word(doc, i)
+        if i in mention_starts:
+            return corrected
+        if word in CORRECTIONS:
+            corrected = True
+        elif word == "pas" or not (doc[i].is_punct or word in CORRECTION_FILLERS or (corrected and word in LINKS)):
+            return False
+    return False
+
+
+def is_ruled_out(mention: Span, mention_starts: Collection[int]) -> bool:
+    """The request rules the place of `mention` out; `mention_starts`: where the place
+    mentions of the request start (a correction must lead to one)."""
+    return ruled_out_before(mention) or corrected_after(mention, mention_starts)

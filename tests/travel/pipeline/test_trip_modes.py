@@ -1,0 +1,93 @@
+"""`seqkit_trip`'s `other_modes`: a request by car, plane, coach, boat... that asks for no
+train is INVALID; "car" (because), "vol" (theft), "en train de" keep their other senses."""
+import pytest
+import spacy
+
+from spacy_seqkit.travel.pipeline.modes import travels_by_other_mode
+
+# Every place of the sentences, with the role a recognizer gives it.
+ROLES = {"Avion": "DEPART", "Bus": "ARRIVEE", "Charleville": "DEPART", "Sedan": "ARRIVEE", "Biarritz": "DEPART", "Lille": "ARRIVEE",
+         "Libourne": "DEPART", "Figeac": "ARRIVEE", "Nantes": "DEPART", "Rennes": "ARRIVEE"}
+
+
+def pipeline(**config):
+    """An entity_ruler that labels each place with its role, then `seqkit_trip`."""
+    nlp = spacy.blank("fr")
+    nlp.add_pipe("entity_ruler").add_patterns([{"label": role, "pattern": place} for place, role in ROLES.items()])
+    nlp.add_pipe("seqkit_trip", config=config)
+    return nlp
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return pipeline()
+
+
+OTHER_MODES = [
+    "je monte à Sedan en voiture depuis Charleville",
+    "un vol de Biarritz pour Lille",
+    "le car de Libourne à Figeac",
+    "l'autocar de Libourne à Figeac svp",
+    "je cherche des vols Biarritz Lille pas chers",
+    "covoiturage Nantes Rennes samedi",
+    "de Nantes à Rennes à pied, combien de temps ?",
+    "y a un bus de Nantes à Rennes ce soir ?",
+    "je prends ma voiture pour aller de Nantes à Rennes",
+    "je suis en train de chercher un vol de Biarritz pour Lille",
+    "un taxi de Libourne à Figeac",
+    "traversée en ferry de Nantes à Rennes",  # nonsense geography, still a ferry
+    "de Nantes à Rennes en vélo",
+]
+TRAINS = [
+    "je vais de Nantes à Rennes car j'ai un rendez-vous",
+    "on m'a volé mon sac, je dois rentrer de Biarritz à Lille",
+    "un TER de Libourne à Figeac",
+    "je monte en voiture jusqu'à la gare puis le TGV de Biarritz pour Lille",
+    "billet de train Nantes Rennes, je laisse la voiture au garage",
+    "de Nantes à Rennes en voiture 12 du Ouigo",
+    "de Nantes à Rennes sans voiture, c'est possible ?",
+    "plutôt qu'en avion, de Biarritz à Lille",
+    "Intercités de Charleville à Sedan",
+    "je serai à Avion lundi et je dois rejoindre Bus pour midi",  # communes of the Pas-de-Calais
+    "de Nantes à Rennes",
+]
+
+
+@pytest.mark.parametrize("text", OTHER_MODES)
+def test_trip_other_modes_are_invalid(nlp, text):
+    doc = nlp(text)
+    assert doc._.trip["is_valid"] is False and doc.ents == ()
+    assert pipeline(other_modes="keep")(text)._.trip["is_valid"] is True
+
+
+@pytest.mark.parametrize("text", TRAINS)
+def test_trip_train_requests_and_other_senses_of_mode_words_stay_valid(nlp, text):
+    doc = nlp(text)
+    assert doc._.trip["is_valid"] is True, [(e.text, e.label_) for e in doc.ents]
+
+
+@pytest.mark.parametrize(
+    "words,expected",
+    [
+        (["car", "de", "Paris"], False),  # "car" opens no coach without a determiner
+        (["en", "car"], True), (["du", "car"], True), (["le", "vol"], True), (["vol", "direct"], False),
+        (["à", "pied"], True), (["pied", "à", "terre"], False), (["le", "TER", "ou", "le", "bus"], False),
+    ],
+)
+def test_modes_words_read_in_context(words, expected):
+    assert travels_by_other_mode(words) is expected
+
+
+def test_trip_other_modes_unknown_setting_fails_when_the_config_is_resolved():
+    nlp = spacy.blank("fr")
+    with pytest.raises(ValueError, match="other_modes must be one of 'invalid', 'keep'"):
+        nlp.add_pipe("seqkit_trip", config={"other_modes": "refuse"})
+    assert nlp.add_pipe("seqkit_trip").other_modes == "invalid"
+
+
+def test_trip_other_modes_round_trips_through_disk(tmp_path):
+    nlp = pipeline(other_modes="keep")
+    nlp.to_disk(tmp_path / "p")
+    loaded = spacy.load(tmp_path / "p")
+    assert loaded.get_pipe("seqkit_trip").other_modes == "keep"
+    assert loaded("un vol de Biarritz pour Lille")._.trip["arrival"] == "Lille"
