@@ -11,6 +11,7 @@ requests the same way whatever the training phrasings become: re-run this script
 
     python scripts/build_common_words.py
 """
+
 import sys
 from pathlib import Path
 

@@ -16,6 +16,7 @@ Writes, in spacy_seqkit/travel/places/data/:
   (PyPI, MIT), normalised as the gazetteer compares names (lowercase, no accents), so that
   typo correction never turns an ordinary word into a place.
 """
+
 import argparse
 import csv
 import gzip
@@ -53,7 +54,9 @@ def fetch_communes(workdir: Path) -> Path:
 
 
 def fetch_lemma_tables(workdir: Path) -> Path:
-    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", str(workdir), LOOKUPS_PACKAGE], check=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", str(workdir), LOOKUPS_PACKAGE], check=True
+    )
     wheel = next(workdir.glob("spacy_lookups_data-*.whl"))
     with zipfile.ZipFile(wheel) as zf:
         for name in LEMMA_TABLES:
@@ -69,8 +72,16 @@ def write_communes(source: Path) -> int:
             continue
         parent = c.get("commune") or (c.get("chefLieu") if c["type"] != "commune-actuelle" else "") or ""
         population = c.get("population")
-        rows.append((c["code"], c["nom"], KINDS[c["type"]], c["departement"],
-                     "" if population is None else str(population), parent))
+        rows.append(
+            (
+                c["code"],
+                c["nom"],
+                KINDS[c["type"]],
+                c["departement"],
+                "" if population is None else str(population),
+                parent,
+            )
+        )
     rows.sort(key=lambda r: (r[0], r[2], r[1]))
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter="\t", lineterminator="\n")
@@ -94,7 +105,7 @@ def write_words(tables: Path) -> int:
                 words.update(lemmas if isinstance(lemmas, list) else [lemmas])
         else:  # part of speech -> words (index) or form -> lemmas (exceptions)
             for entries in table.values():
-                for form, lemmas in (entries.items() if isinstance(entries, dict) else ((w, []) for w in entries)):
+                for form, lemmas in entries.items() if isinstance(entries, dict) else ((w, []) for w in entries):
                     words.add(form)
                     words.update(lemmas)
     keys = {normalise(w) for w in words if w and w.replace("-", "").replace("'", "").isalpha()}

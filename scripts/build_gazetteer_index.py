@@ -6,6 +6,7 @@ meanwhile the index is built at run time, with the same result, 0.6 s later).
 
     python scripts/build_gazetteer_index.py
 """
+
 import sys
 from pathlib import Path
 

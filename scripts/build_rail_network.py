@@ -22,6 +22,7 @@ Reads `liste-des-gares.csv` (stations and stops of every line, kilometre points)
 - the fastest TGV / Intercités train (number, minutes) for each ordered pair of stations one
   train serves in that order (calendars ignored).
 """
+
 import argparse
 import csv
 import json
@@ -118,13 +119,16 @@ def drop_misplaced(rows: List[Row], report: List[str]) -> List[Row]:
             for r in group:
                 if r is not keep:
                     dropped.add(id(r))
-                    report.append(f"misplaced row dropped: {uic} {r['LIBELLE']} on line {r['CODE_LIGNE']} "
-                                  f"({r['COMMUNE']}), {spread:.0f} km from its other row")
+                    report.append(
+                        f"misplaced row dropped: {uic} {r['LIBELLE']} on line {r['CODE_LIGNE']} "
+                        f"({r['COMMUNE']}), {spread:.0f} km from its other row"
+                    )
     return [r for r in rows if id(r) not in dropped]
 
 
-def section_edges(rows: List[Row], index: Dict[str, int], lonlat: np.ndarray, joined: Set[int], report: List[str]
-                  ) -> Tuple[List[Edge], Dict[Tuple[str, str], List[int]], Dict[Tuple[str, str], List[float]]]:
+def section_edges(
+    rows: List[Row], index: Dict[str, int], lonlat: np.ndarray, joined: Set[int], report: List[str]
+) -> Tuple[List[Edge], Dict[Tuple[str, str], List[int]], Dict[Tuple[str, str], List[float]]]:
     """Consecutive points of each line section, joined by their kilometre-point distance;
     the section ends joined to the line's next section are added to `joined`."""
     pks: Dict[Tuple[str, str], Dict[int, List[float]]] = defaultdict(lambda: defaultdict(list))
@@ -138,8 +142,9 @@ def section_edges(rows: List[Row], index: Dict[str, int], lonlat: np.ndarray, jo
         ordered = sorted((sum(v) / len(v), node) for node, v in pks[key].items())
         sections[key], ends[key] = [node for _, node in ordered], (ordered[0], ordered[-1])
         marks[key] = [pk for pk, _ in ordered]
-        edges.extend(checked_edge(a, b, pk_b - pk_a, key, lonlat, report)
-                     for (pk_a, a), (pk_b, b) in zip(ordered, ordered[1:]))
+        edges.extend(
+            checked_edge(a, b, pk_b - pk_a, key, lonlat, report) for (pk_a, a), (pk_b, b) in zip(ordered, ordered[1:])
+        )
     # A line's next section (RG_TRONCON + 1) usually goes on where the last one stopped, its
     # kilometre points continuing: join them (the gap is a stretch the list has no stop on).
     for key in sorted(pks, key=lambda k: (k[0], int(k[1]))):
@@ -158,14 +163,21 @@ def checked_edge(a: int, b: int, km: float, key: Tuple[str, str], lonlat: np.nda
     where the two disagree beyond reason (a reset of the kilometre points, a misplaced stop)."""
     straight = haversine_km(lonlat[a], lonlat[b])
     if km < straight - OUTLIER_SLACK_KM or km > 3 * straight + OUTLIER_SLACK_LONG_KM:
-        report.append(f"outlier: line {key[0]} section {key[1]}, nodes {a}-{b}: "
-                      f"PK {km:.3f} km, straight {straight:.3f} km -> straight")
+        report.append(
+            f"outlier: line {key[0]} section {key[1]}, nodes {a}-{b}: "
+            f"PK {km:.3f} km, straight {straight:.3f} km -> straight"
+        )
         return a, b, straight, STRAIGHT, key[0]
     return a, b, km, PK, key[0]
 
 
-def infer_junctions(edges: List[Edge], sections: Dict[Tuple[str, str], List[int]], lonlat: np.ndarray,
-                    joined: Set[int], report: List[str]) -> Tuple[List[Edge], List[Tuple[float, float]]]:
+def infer_junctions(
+    edges: List[Edge],
+    sections: Dict[Tuple[str, str], List[int]],
+    lonlat: np.ndarray,
+    joined: Set[int],
+    report: List[str],
+) -> Tuple[List[Edge], List[Tuple[float, float]]]:
     """Join each section end that no other line shares to the nearest point of another line."""
     on_sections: Dict[int, Set[Tuple[str, str]]] = defaultdict(set)
     for key, nodes in sections.items():
@@ -174,7 +186,7 @@ def infer_junctions(edges: List[Edge], sections: Dict[Tuple[str, str], List[int]
     section_ids = {key: i for i, key in enumerate(sections)}
     seg_section = np.array([section_ids[key] for key, nodes in sections.items() for _ in zip(nodes, nodes[1:])])
     # the first edges are the sections' own, in section order; links between sections follow
-    seg = np.array([(e[0], e[1]) for e in edges[:len(seg_section)]], dtype=np.int64)
+    seg = np.array([(e[0], e[1]) for e in edges[: len(seg_section)]], dtype=np.int64)
     splits: Dict[int, List[Tuple[float, int]]] = defaultdict(list)
     links: List[Edge] = []
     new_points: List[Tuple[float, float]] = []
@@ -195,7 +207,9 @@ def infer_junctions(edges: List[Edge], sections: Dict[Tuple[str, str], List[int]
             best = int(np.argmin(dist))
             gaps.append(min(float(dist[best]), 1e3))
             if dist[best] > (MAX_JUNCTION_KM if len(nodes) == 1 else AHEAD_JUNCTION_KM):
-                report.append(f"dangling end left alone: node {end} (line {key[0]}), {dist[best]:.1f} km from another line")
+                report.append(
+                    f"dangling end left alone: node {end} (line {key[0]}), {dist[best]:.1f} km from another line"
+                )
                 continue
             length = float(np.hypot(*d[best]))
             if t[best] * length <= SNAP_KM or (1 - t[best]) * length <= SNAP_KM:
@@ -206,8 +220,10 @@ def infer_junctions(edges: List[Edge], sections: Dict[Tuple[str, str], List[int]
                 new_points.append((float(p[0]), float(p[1])))
                 splits[best].append((float(t[best]), target))
             links.append((end, target, max(float(dist[best]), 0.001), JUNCTION, ""))
-    report.append(f"section ends joined to another line: {len(links)} of {len(gaps)} "
-                  f"(gap quantiles 50/90/99%: {np.percentile(gaps, [50, 90, 99]).round(2).tolist()} km)")
+    report.append(
+        f"section ends joined to another line: {len(links)} of {len(gaps)} "
+        f"(gap quantiles 50/90/99%: {np.percentile(gaps, [50, 90, 99]).round(2).tolist()} km)"
+    )
     out: List[Edge] = []
     for i, (a, b, km, kind, line) in enumerate(edges):
         chain = [(0.0, a)] + sorted(splits.get(i, [])) + [(1.0, b)]
@@ -215,8 +231,9 @@ def infer_junctions(edges: List[Edge], sections: Dict[Tuple[str, str], List[int]
     return out + links, new_points
 
 
-def attach_stations(extra: List[Tuple[str, Tuple[float, float]]], lonlat: np.ndarray, edges: List[Edge],
-                    first: int, report: List[str]) -> List[Edge]:
+def attach_stations(
+    extra: List[Tuple[str, Tuple[float, float]]], lonlat: np.ndarray, edges: List[Edge], first: int, report: List[str]
+) -> List[Edge]:
     """Passenger stations on no line: a straight edge to the nearest node within ATTACH_KM,
     of the main network where one is that near (else a fragment's node would strand them)."""
     n = len(lonlat)
@@ -230,14 +247,20 @@ def attach_stations(extra: List[Tuple[str, Tuple[float, float]]], lonlat: np.nda
         near = near if dist[near] <= ATTACH_KM else int(np.argmin(dist))
         if dist[near] <= ATTACH_KM:
             links.append((first + i, near, max(haversine_km(where, lonlat[near]), 0.001), ATTACHED, ""))
-        report.append(f"passenger station on no line: {uic} -> "
-                      + (f"attached to node {near} ({dist[near]:.2f} km)" if dist[near] <= ATTACH_KM
-                         else f"left unreachable (nearest node {dist[near]:.1f} km)"))
+        report.append(
+            f"passenger station on no line: {uic} -> "
+            + (
+                f"attached to node {near} ({dist[near]:.2f} km)"
+                if dist[near] <= ATTACH_KM
+                else f"left unreachable (nearest node {dist[near]:.1f} km)"
+            )
+        )
     return links
 
 
-def read_timetables(sncf: Path, index: Dict[str, int]
-                    ) -> Tuple[Dict[Tuple[int, int], Tuple[int, str]], Dict[Tuple[int, int], int]]:
+def read_timetables(
+    sncf: Path, index: Dict[str, int]
+) -> Tuple[Dict[Tuple[int, int], Tuple[int, str]], Dict[Tuple[int, int], int]]:
     """Fastest (minutes, train number) for each ordered pair of nodes one train serves, where
     the train picks up at the first and sets down at the second (the number is trip_headsign:
     these feeds have no trip_short_name; trip ids repeat it: OCESN12213F...); and the fewest
@@ -252,16 +275,23 @@ def read_timetables(sncf: Path, index: Dict[str, int]
             for r in csv.DictReader(f):
                 uic = re.search(r"(\d{8})$", r["stop_id"])
                 if uic and uic.group(1) in index:
-                    calls[r["trip_id"]].append((
-                        int(r["stop_sequence"]), seconds(r["arrival_time"]), seconds(r["departure_time"]),
-                        r["pickup_type"] != "1", r["drop_off_type"] != "1", index[uic.group(1)]))
+                    calls[r["trip_id"]].append(
+                        (
+                            int(r["stop_sequence"]),
+                            seconds(r["arrival_time"]),
+                            seconds(r["departure_time"]),
+                            r["pickup_type"] != "1",
+                            r["drop_off_type"] != "1",
+                            index[uic.group(1)],
+                        )
+                    )
         for trip in sorted(calls):
             ordered = sorted(calls[trip])
             for (_, _, leave, _, _, a), (_, arrive, _, _, _, b) in zip(ordered, ordered[1:]):
                 if a != b:
                     hops[(a, b)] = min(hops.get((a, b), 1 << 30), (arrive - leave) // 60)
             for i, (_, _, leave, pickup, _, a) in enumerate(ordered):
-                for _, arrive, _, _, drop, b in ordered[i + 1:]:
+                for _, arrive, _, _, drop, b in ordered[i + 1 :]:
                     if pickup and drop and a != b:
                         candidate = ((arrive - leave) // 60, number[trip])
                         if (a, b) not in best or candidate < best[(a, b)]:
@@ -282,26 +312,38 @@ def build(sncf: Path) -> Tuple[Dict[str, np.ndarray], List[str]]:
     traveller = {uic: s["nom"] for s in stations for uic in s["codes_uic"].split(";")}
     # SNCF's segment (A national, B regional, C local); "A;B" for a station of several codes.
     segment = {uic: min(s["segment_drg"].split(";")) for s in stations for uic in s["codes_uic"].split(";")}
-    placed = {uic: (s["position_geographique"]["lon"], s["position_geographique"]["lat"])
-              for s in stations if s["position_geographique"] for uic in s["codes_uic"].split(";")}
+    placed = {
+        uic: (s["position_geographique"]["lon"], s["position_geographique"]["lat"])
+        for s in stations
+        if s["position_geographique"]
+        for uic in s["codes_uic"].split(";")
+    }
     by_uic: Dict[str, List[Row]] = defaultdict(list)
     for r in rows:
         by_uic[r["CODE_UIC"]].append(r)
     extra = sorted(uic for uic in traveller if uic not in by_uic and uic in placed)
-    report.extend(f"passenger station on no line and without coordinates, left out: {uic} {traveller[uic]}"
-                  for uic in sorted(set(traveller) - set(by_uic) - set(placed)))
+    report.extend(
+        f"passenger station on no line and without coordinates, left out: {uic} {traveller[uic]}"
+        for uic in sorted(set(traveller) - set(by_uic) - set(placed))
+    )
     uics = sorted(by_uic) + extra
     index = {uic: i for i, uic in enumerate(uics)}
-    lonlat = np.array([np.mean([point(r) for r in by_uic[u]], axis=0).round(7) for u in sorted(by_uic)]
-                      + [placed[u] for u in extra])
+    lonlat = np.array(
+        [np.mean([point(r) for r in by_uic[u]], axis=0).round(7) for u in sorted(by_uic)] + [placed[u] for u in extra]
+    )
     joined: Set[int] = set()
     edges, sections, marks = section_edges(rows, index, lonlat, joined, report)
     pk_links = kilometre_point_links(sections, marks, lonlat, dangling_ends(sections, joined), report)
     joined.update(end for end, _, _ in pk_links)
     edges, junctions = infer_junctions(edges, sections, lonlat, joined, report)
     edges += [(a, b, km, JUNCTION, "") for a, b, km in pk_links]
-    edges += attach_stations([(u, placed[u]) for u in extra], np.vstack([lonlat, np.array(junctions).reshape(-1, 2)]),
-                             edges, len(by_uic), report)
+    edges += attach_stations(
+        [(u, placed[u]) for u in extra],
+        np.vstack([lonlat, np.array(junctions).reshape(-1, 2)]),
+        edges,
+        len(by_uic),
+        report,
+    )
     if junctions:
         lonlat = np.vstack([lonlat, np.array(junctions).round(7)])
     names = [traveller.get(u) or by_uic[u][0]["LIBELLE"] for u in uics] + [""] * len(junctions)
@@ -325,7 +367,8 @@ def build(sncf: Path) -> Tuple[Dict[str, np.ndarray], List[str]]:
         "format": np.array(FORMAT_VERSION, dtype=np.int32),
         "attribution": pack_strings([ATTRIBUTION]),
         "uic": np.array([int(u) for u in uics] + [0] * len(junctions), dtype=np.int64),
-        "lon": lonlat[:, 0].copy(), "lat": lonlat[:, 1].copy(),
+        "lon": lonlat[:, 0].copy(),
+        "lat": lonlat[:, 1].copy(),
         "passenger": np.array(passenger + [False] * len(junctions)),
         "segment": pack_strings([segment.get(u, "") for u in uics] + [""] * len(junctions)),
         "names": pack_strings(names),
@@ -344,8 +387,10 @@ def build(sncf: Path) -> Tuple[Dict[str, np.ndarray], List[str]]:
         "train_minutes": np.array([timetable[k][0] for k in ordered], dtype=np.int16),
         "train_number": pack_strings([timetable[k][1] for k in ordered]),
     }
-    report.append(f"{len(uics)} stations and stops ({sum(passenger)} passenger), {len(junctions)} junctions, "
-                  f"{len(keys)} edges, {len(line_codes)} lines, {len(ordered)} timetable pairs")
+    report.append(
+        f"{len(uics)} stations and stops ({sum(passenger)} passenger), {len(junctions)} junctions, "
+        f"{len(keys)} edges, {len(line_codes)} lines, {len(ordered)} timetable pairs"
+    )
     return arrays, report
 
 

@@ -10,6 +10,7 @@ spacy_seqkit/travel/places/data/SNCF.md for the columns and the licence). The sa
 give the same bytes (rows sorted by UIC code, gzip mtime 0). `--report` also prints the
 names people type for the stations (spacy_seqkit.travel.places.sncf) and their collisions.
 """
+
 import argparse
 import collections
 import csv
@@ -53,8 +54,19 @@ def station_rows(source: Path) -> List[Tuple[str, ...]]:
         # "Paris-Nord-Souterraine"): the shortest is the one people use.
         network = min(candidates, key=len) if candidates else ""
         position = s["position_geographique"] or {}
-        rows.append((uics[0], ";".join(uics), s["nom"], network, s["libellecourt"], s["segment_drg"],
-                     s["codeinsee"], str(position.get("lon", "")), str(position.get("lat", ""))))
+        rows.append(
+            (
+                uics[0],
+                ";".join(uics),
+                s["nom"],
+                network,
+                s["libellecourt"],
+                s["segment_drg"],
+                s["codeinsee"],
+                str(position.get("lon", "")),
+                str(position.get("lat", "")),
+            )
+        )
     rows.sort()
     return rows
 
@@ -76,6 +88,7 @@ def load_sncf_module() -> ModuleType:
     module beside the folder) loaded from its file."""
     try:
         from spacy_seqkit.travel.places import sncf
+
         return sncf
     except ImportError:
         spec = importlib.util.spec_from_file_location("_seqkit_sncf", PLACES / "sncf.py")
@@ -109,16 +122,22 @@ def report(rows: Sequence[Tuple[str, ...]], source: Path, out: Path) -> None:
     stations = [dict(zip(COLUMNS, r)) for r in rows]
     libelles = network_names(source / "liste-des-gares.csv")
     uics = [u for s in stations for u in s["uics"].split(";")]
-    print(f"{len(stations)} stations, {len(uics)} UIC codes ({len(set(uics))} distinct), "
-          f"{sum(';' in s['uics'] for s in stations)} stations with several codes")
-    print(f"{sum(bool(s['network_name']) for s in stations)} with a network name; "
-          f"{sum(u not in libelles for u in uics)} UIC codes not in liste-des-gares.csv; "
-          f"{sum(len({n for u in s['uics'].split(';') for n in libelles.get(u, ())}) > 1 for s in stations)} "
-          "stations with several network names (shortest kept)")
-    print(f"{sum(not s['lon'] for s in stations)} without a position; "
-          f"duplicate names: {len(stations) - len({s['name'] for s in stations})}, "
-          f"duplicate codes: {len(stations) - len({s['code'] for s in stations})}; "
-          f"segments: {dict(collections.Counter(s['segment'] for s in stations).most_common())}")
+    print(
+        f"{len(stations)} stations, {len(uics)} UIC codes ({len(set(uics))} distinct), "
+        f"{sum(';' in s['uics'] for s in stations)} stations with several codes"
+    )
+    print(
+        f"{sum(bool(s['network_name']) for s in stations)} with a network name; "
+        f"{sum(u not in libelles for u in uics)} UIC codes not in liste-des-gares.csv; "
+        f"{sum(len({n for u in s['uics'].split(';') for n in libelles.get(u, ())}) > 1 for s in stations)} "
+        "stations with several network names (shortest kept)"
+    )
+    print(
+        f"{sum(not s['lon'] for s in stations)} without a position; "
+        f"duplicate names: {len(stations) - len({s['name'] for s in stations})}, "
+        f"duplicate codes: {len(stations) - len({s['code'] for s in stations})}; "
+        f"segments: {dict(collections.Counter(s['segment'] for s in stations).most_common())}"
+    )
     communes, names = read_communes()
     sncf = load_sncf_module()
     missing = sorted(s["name"] for s in stations if s["insee"] not in communes)
@@ -134,12 +153,15 @@ def report(rows: Sequence[Tuple[str, ...]], source: Path, out: Path) -> None:
     forms = {}
     for station in table:
         name, population = communes.get(station.insee, (None, 0))
-        forms[station] = sncf.station_forms(station, name, commune_population=population,
-                                            commune_keys=keys, word_keys=words)
+        forms[station] = sncf.station_forms(
+            station, name, commune_population=population, commune_keys=keys, word_keys=words
+        )
     index = sncf.index_forms(forms)
     total = sum(len(f) for f in forms.values())
-    print(f"{total} forms, {total / len(forms):.2f} a station; {len(index.stations_by_key)} keys; "
-          f"{sum(len(v) > 1 for v in index.stations_by_key.values())} keys shared by stations SNCF names alike")
+    print(
+        f"{total} forms, {total / len(forms):.2f} a station; {len(index.stations_by_key)} keys; "
+        f"{sum(len(v) > 1 for v in index.stations_by_key.values())} keys shared by stations SNCF names alike"
+    )
     print(f"{len(index.collisions)} collisions:")
     for c in index.collisions:
         print(f"  {c.key!r}: {' / '.join(c.stations)} -> {c.kept or 'dropped'}")

@@ -3,6 +3,7 @@
 Everything is registered through entry points (see setup.cfg), so nothing here
 needs importing for a spaCy config to resolve our names.
 """
+
 from .about import __version__
 
 __all__ = ["__version__"]

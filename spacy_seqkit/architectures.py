@@ -5,6 +5,7 @@ They are registered through entry points in setup.cfg (group
 this module. Each states its parameters and their defaults once, here; the
 layer receives them as one config dataclass, validated in one place.
 """
+
 from typing import List, Optional, Union
 
 from thinc.api import Model
@@ -129,8 +130,16 @@ def build_attention_encoder_v2(
     check_non_negative_int("front_window", front_window)
     check_positive_int("front_pieces", front_pieces)
     attend = build_attention_encoder_v1(
-        width, depth, n_heads, ffn_width, attention=attention, window=window, positions=positions,
-        max_length=max_length, dropout=dropout, attention_dropout=attention_dropout,
+        width,
+        depth,
+        n_heads,
+        ffn_width,
+        attention=attention,
+        window=window,
+        positions=positions,
+        max_length=max_length,
+        dropout=dropout,
+        attention_dropout=attention_dropout,
     )
     if front_depth == 0:
         return attend
@@ -245,10 +254,22 @@ def build_seq2seq_rewriter_v1(
     check_choice("source", source, ("characters", "tokens"))
     check_choice("target", target, ("characters", "words"))
     return build_seq2seq_rewriter_v2(
-        source=source, target=target, embed=embed, copy=copy, cell="lstm", embed_width=embed_width,
-        hidden_width=hidden_width, depth=depth, dropout=dropout, attention=attention, output_layer=output_layer,
-        n_samples=n_samples, label_smoothing=label_smoothing, scheduled_sampling=scheduled_sampling,
-        min_count=min_count, max_vocab=max_vocab,
+        source=source,
+        target=target,
+        embed=embed,
+        copy=copy,
+        cell="lstm",
+        embed_width=embed_width,
+        hidden_width=hidden_width,
+        depth=depth,
+        dropout=dropout,
+        attention=attention,
+        output_layer=output_layer,
+        n_samples=n_samples,
+        label_smoothing=label_smoothing,
+        scheduled_sampling=scheduled_sampling,
+        min_count=min_count,
+        max_vocab=max_vocab,
     )
 
 

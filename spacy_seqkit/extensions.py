@@ -1,6 +1,7 @@
 """The Doc extensions of rewriting: `doc._.rewrite` (str: the rewrite, or the
 gold on a reference doc) and `doc._.rewrite_nbest` (list of (string, score),
 best first). The reader, the scorer and the rewriter component install them."""
+
 from spacy.tokens import Doc
 
 REWRITE_EXTENSIONS = ("rewrite", "rewrite_nbest")

@@ -1,5 +1,6 @@
 """`spacy-seqkit.RewriteCorpus.v1`: read JSONL `{"text": ..., "rewrite": ...}`
 straight into training examples (gold in `doc._.rewrite` of the reference)."""
+
 import random
 from pathlib import Path
 from typing import Callable, Iterator, Optional, Union
@@ -42,9 +43,7 @@ class RewriteCorpus:
             if self.limit and i >= self.limit:
                 break
             if not isinstance(record, dict) or not isinstance(record.get(self.text_key), str):
-                raise ValueError(
-                    f"{self.path}, line {i + 1}: expected an object with a string '{self.text_key}'"
-                )
+                raise ValueError(f"{self.path}, line {i + 1}: expected an object with a string '{self.text_key}'")
             records.append(record)
         if self.shuffle:
             random.shuffle(records)

@@ -17,6 +17,7 @@ The cache file is per Python build and regex engine version (`sys.version`,
 or foreign cache file, a Python without these internals, or a folder that cannot be
 written only means the pattern is compiled as usual.
 """
+
 import hashlib
 import marshal
 import os

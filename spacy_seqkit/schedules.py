@@ -4,6 +4,7 @@ In thinc 8.3 a schedule is an infinite iterator of rates: the optimizer takes
 the first value when it is built and one more after every update
 (`Optimizer.step_schedules`), so the n-th update uses value n (from 1).
 """
+
 import math
 from typing import Iterator
 

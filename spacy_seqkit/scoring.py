@@ -2,6 +2,7 @@
 level), ROUGE-1, ROUGE-2 and ROUGE-L F-measures (Google's rouge-score, mean
 over examples), character error rate (rapidfuzz). All in [0, 1] like spaCy's
 scores; only the CER is better when lower."""
+
 from typing import Any, Callable, Dict, Iterable, List
 
 from spacy.training import Example

@@ -7,6 +7,7 @@ string store raises `UnicodeEncodeError` from deep inside `nlp(text)`. Each
 one becomes U+FFFD (the replacement character), one character for one, so
 every character offset of the text stays right.
 """
+
 import re
 from typing import Callable, List, Tuple
 

@@ -1,6 +1,7 @@
 """Checks of settings shared by the architectures, components, readers and
 schedules: each raises a ValueError naming the parameter and what it allows,
 and returns the value."""
+
 import math
 from typing import Any, Iterable, Optional
 
@@ -27,8 +28,15 @@ def check_non_negative_int(name: str, value: Any) -> int:
     return check_int(name, value, 0)
 
 
-def check_number(name: str, value: Any, low: float = -math.inf, high: float = math.inf, *,
-                 include_low: bool = True, include_high: bool = False) -> float:
+def check_number(
+    name: str,
+    value: Any,
+    low: float = -math.inf,
+    high: float = math.inf,
+    *,
+    include_low: bool = True,
+    include_high: bool = False,
+) -> float:
     """Raise a ValueError naming `name` unless value is a number (not a bool)
     between `low` and `high`, each bound included or not (NaN never is)."""
     ok = isinstance(value, (int, float)) and not isinstance(value, bool)

@@ -3,6 +3,7 @@ the repository paths they name exist, and the generated project page is current.
 
 A block that cannot run here (it needs a trained pipeline) is marked by an HTML comment
 `<!-- skip-test: why -->` on the line before it; keep those few."""
+
 import re
 import shutil
 from pathlib import Path
@@ -153,8 +154,10 @@ def test_readme_stays_a_short_page():
 
 # `code` spans that name a file or folder of the repository; package-relative ones
 # (`layers/decoding.py`, `travel/orders/`) are looked up under spacy_seqkit/.
-REPO_PATH = re.compile(r"`((?:spacy_seqkit|tests|scripts|configs)/[\w./-]*|corpus/[\w.-]+|"
-                       r"(?:layers|loaders|components|vectors|travel)/[\w./-]*)`")
+REPO_PATH = re.compile(
+    r"`((?:spacy_seqkit|tests|scripts|configs)/[\w./-]*|corpus/[\w.-]+|"
+    r"(?:layers|loaders|components|vectors|travel)/[\w./-]*)`"
+)
 # The travel application is being moved into rooms (places/, pipeline/, orders/...): the docs name
 # its new paths, checked once that layout is in the checkout.
 MOVING = ("spacy_seqkit/travel/", "tests/travel/", "scripts/")

@@ -1,5 +1,6 @@
 """The package's shape: the library never imports the travel application; inside the
 application each room imports only the rooms before it; no import circles."""
+
 import ast
 from pathlib import Path
 from typing import Dict, Iterator, List, Set
@@ -62,17 +63,14 @@ def library_files() -> Iterator[Path]:
 
 def room_of(module: str) -> str:
     """The room of a module of travel/ ("spacy_seqkit.travel.places.index" → "places")."""
-    rest = module[len(TRAVEL) + 1:] if module.startswith(TRAVEL + ".") else ""
+    rest = module[len(TRAVEL) + 1 :] if module.startswith(TRAVEL + ".") else ""
     return rest.split(".", 1)[0]
 
 
 def import_graph() -> Dict[str, Set[str]]:
     """Module → the package's modules it imports (only modules that exist)."""
     modules = {module_name(p): p for p in package_files()}
-    return {
-        name: {m for m in imported_modules(path) if m in modules and m != name}
-        for name, path in modules.items()
-    }
+    return {name: {m for m in imported_modules(path) if m in modules and m != name} for name, path in modules.items()}
 
 
 def test_layout_finds_the_library_the_rooms_and_reads_imports():
@@ -91,18 +89,24 @@ def test_layout_library_does_not_import_the_travel_application(path):
     assert not travel, f"{path.relative_to(PACKAGE)} imports {travel}: the library must not import travel/"
 
 
-TRAVEL_FILES = [p for p in package_files() if module_name(p).startswith(TRAVEL + ".") and room_of(module_name(p)) in ROOMS]
+TRAVEL_FILES = [
+    p for p in package_files() if module_name(p).startswith(TRAVEL + ".") and room_of(module_name(p)) in ROOMS
+]
 
 
 @pytest.mark.parametrize("path", TRAVEL_FILES, ids=lambda p: p.relative_to(PACKAGE).as_posix())
 def test_layout_each_room_imports_only_the_rooms_before_it(path):
     room = room_of(module_name(path))
-    outside = sorted({
-        m for m in imported_modules(path)
-        if m.startswith(TRAVEL) and room_of(m) not in ROOMS[room]
-        and not (m == TRAVEL or room_of(m) == "")
-    })
-    assert not outside, f"{path.relative_to(PACKAGE)} ({room}/) imports {outside}: {room}/ may import {sorted(ROOMS[room])}"
+    outside = sorted(
+        {
+            m
+            for m in imported_modules(path)
+            if m.startswith(TRAVEL) and room_of(m) not in ROOMS[room] and not (m == TRAVEL or room_of(m) == "")
+        }
+    )
+    assert not outside, (
+        f"{path.relative_to(PACKAGE)} ({room}/) imports {outside}: {room}/ may import {sorted(ROOMS[room])}"
+    )
     assert TRAVEL not in set(imported_modules(path)), f"{path.relative_to(PACKAGE)} imports the whole travel package"
 
 
@@ -126,7 +130,7 @@ def test_layout_has_no_import_circles():
         on_stack.add(node)
         for nxt in sorted(graph[node]):
             if nxt in on_stack:
-                circle = stack[stack.index(nxt):] + [nxt]
+                circle = stack[stack.index(nxt) :] + [nxt]
                 pytest.fail("import circle: " + " → ".join(circle))
             if nxt not in seen:
                 visit(nxt)

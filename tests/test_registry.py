@@ -1,6 +1,7 @@
 """Every entry-point name resolves from a plain config string, in a fresh
 interpreter that never imported spacy_seqkit: what a user of `spacy train`
 gets after `pip install`, with no `--code` flag."""
+
 import json
 import subprocess
 import sys

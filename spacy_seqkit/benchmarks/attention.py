@@ -7,6 +7,7 @@ Part 2, whole pipelines: `ner_maxout` vs `ner_attention` (MultiHashEmbed width
 96 + encoder + ner) running `nlp.pipe` on short (≤ 32 tokens) travel requests.
 Every model is built from a config string, as `spacy train` builds it.
 """
+
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
@@ -87,8 +88,24 @@ upstream = "*"
 
 # A few real French places and made-up request patterns: enough for `ner` to
 # see its labels at initialization; the timing does not depend on the words.
-PLACES = ["Paris", "Marseille", "Lyon", "Toulouse", "Nantes", "Brest", "Lille", "Rennes",
-          "Bordeaux", "Grenoble", "Dijon", "Angers", "Nîmes", "Metz", "Tours", "Pau"]
+PLACES = [
+    "Paris",
+    "Marseille",
+    "Lyon",
+    "Toulouse",
+    "Nantes",
+    "Brest",
+    "Lille",
+    "Rennes",
+    "Bordeaux",
+    "Grenoble",
+    "Dijon",
+    "Angers",
+    "Nîmes",
+    "Metz",
+    "Tours",
+    "Pau",
+]
 PATTERNS = [
     "Je voudrais un billet de {a} à {b}",
     "Comment aller de {a} jusqu'à {b} demain matin ?",
@@ -186,9 +203,7 @@ def run_attention_benchmark(
             words = max(n_tokens // length, 1) * length
             seconds = best_time(run, repeats=repeats, warmup=0)
             mib = peak_memory(setup_encoder_run, name, length, n_tokens, seed, threads=threads)
-            rows.append(
-                {"encoder": name, "length": length, "words/s": words / seconds, "peak MiB": mib}
-            )
+            rows.append({"encoder": name, "length": length, "words/s": words / seconds, "peak MiB": mib})
             del run
     for row in rows:
         base = next(r for r in rows if r["length"] == row["length"] and r["encoder"] == BASELINE)
@@ -201,13 +216,20 @@ def run_attention_benchmark(
     print_table(
         f"Encoders alone, predict, {n_tokens} tokens per batch (threads={threads})",
         rows,
-        ["encoder", "length", "words/s", f"× {BASELINE}", "× full (speed)", "peak MiB",
-         "full mem ÷ this", "math mem ÷ this"],
+        [
+            "encoder",
+            "length",
+            "words/s",
+            f"× {BASELINE}",
+            "× full (speed)",
+            "peak MiB",
+            "full mem ÷ this",
+            "math mem ÷ this",
+        ],
     )
     pipe_rows = run_pipeline_rows(n_pipeline_docs, repeats, seed, best_time)
     print_table(
-        f"Pipelines (tok2vec + ner), nlp.pipe on {n_pipeline_docs} requests of ≤ 32 tokens "
-        f"(threads={threads})",
+        f"Pipelines (tok2vec + ner), nlp.pipe on {n_pipeline_docs} requests of ≤ 32 tokens (threads={threads})",
         pipe_rows,
         ["pipeline", "words/s", "× ner_maxout"],
     )
@@ -229,8 +251,9 @@ def run_pipeline_rows(n_docs: int, repeats: int, seed: int, best_time) -> List[D
         n_words = sum(len(nlp.make_doc(t)) for t in texts)
         seconds = best_time(lambda nlp=nlp, texts=texts: list(nlp.pipe(texts, batch_size=256)), repeats=repeats)
         label = "ner_maxout" if name == BASELINE else f"ner_{name.replace(' ', '_')}"
-        rows.append({"pipeline": label, "words/s": n_words / seconds, "max tokens": max(
-            len(nlp.make_doc(t)) for t in texts)})
+        rows.append(
+            {"pipeline": label, "words/s": n_words / seconds, "max tokens": max(len(nlp.make_doc(t)) for t in texts)}
+        )
     for row in rows:
         row["× ner_maxout"] = row["words/s"] / rows[0]["words/s"]
     return rows
@@ -251,9 +274,7 @@ def check_targets(rows, pipe_rows, longest: int) -> None:
             ("math mem ÷ this", 8.0, "less memory than full on the math kernel"),
         ):
             ok = row[key] >= target
-            (msg.good if ok else msg.warn)(
-                f"{name} at {longest} tokens: {row[key]:.2f}× {what} (target ≥ {target}×)"
-            )
+            (msg.good if ok else msg.warn)(f"{name} at {longest} tokens: {row[key]:.2f}× {what} (target ≥ {target}×)")
     for row in pipe_rows[1:]:
         ok = row["× ner_maxout"] >= 0.5
         (msg.good if ok else msg.warn)(

@@ -18,6 +18,7 @@ The models are trained here on a small synthetic rewriting task (requests
 between invented place names -> "A > B" or "INVALID"), unless `model_path`
 (and `transformer_path`) name spaCy pipelines with a `seqkit_rewriter`.
 """
+
 import random
 import time
 from pathlib import Path
@@ -35,8 +36,14 @@ TEMPLATES = [
 N_BEST = 5
 # The Transformer of the synthetic task: the sizes of configs/rewriter_transformer.cfg.
 TRANSFORMER = {
-    "@architectures": "spacy-seqkit.TransformerRewriter.v1", "width": 128, "encoder_depth": 3, "decoder_depth": 2,
-    "n_heads": 4, "ffn_width": 512, "dropout": 0.0, "label_smoothing": 0.0,
+    "@architectures": "spacy-seqkit.TransformerRewriter.v1",
+    "width": 128,
+    "encoder_depth": 3,
+    "decoder_depth": 2,
+    "n_heads": 4,
+    "ffn_width": 512,
+    "dropout": 0.0,
+    "label_smoothing": 0.0,
 }
 TARGET_LENGTHS = (20, 80)
 
@@ -57,8 +64,9 @@ def synthetic_requests(n: int, seed: int) -> Tuple[List[str], List[str]]:
     return texts, rewrites
 
 
-def train_char_model(n_steps: int, seed: int, batch_size: int = 32, model: Optional[Dict[str, Any]] = None,
-                     learn_rate: float = 0.005):
+def train_char_model(
+    n_steps: int, seed: int, batch_size: int = 32, model: Optional[Dict[str, Any]] = None, learn_rate: float = 0.005
+):
     """A small character rewriter trained on the synthetic task (`model`: the
     architecture's settings; by default a recurrent rewriter)."""
     import spacy
@@ -89,9 +97,7 @@ def train_char_model(n_steps: int, seed: int, batch_size: int = 32, model: Optio
 
 
 def same_nbest(a: Sequence, b: Sequence, tol: float = 1e-4) -> bool:
-    return len(a) == len(b) and all(
-        ha == hb and abs(sa - sb) <= tol for (ha, sa), (hb, sb) in zip(a, b)
-    )
+    return len(a) == len(b) and all(ha == hb and abs(sa - sb) <= tol for (ha, sa), (hb, sb) in zip(a, b))
 
 
 def decode_all(model, docs, batch_size: int, **kwargs) -> List:
@@ -126,15 +132,25 @@ def decode_fixed_length(model, docs, length: int, beam_size: int, batch_size: in
     with torch.no_grad():
         for first in range(0, len(docs), batch_size):
             start = start_search(model, docs[first : first + batch_size], use_cache)
-            out.extend(beam_search_or_greedy(
-                step_without_end(start.step), module.reorder, start.state, [length] * len(start.todo), bos=BOS,
-                eos=EOS, beam_size=beam_size, n_best=beam_size, length_penalty=build_length_penalty("gnmt", 0.6),
-            ))
+            out.extend(
+                beam_search_or_greedy(
+                    step_without_end(start.step),
+                    module.reorder,
+                    start.state,
+                    [length] * len(start.todo),
+                    bos=BOS,
+                    eos=EOS,
+                    beam_size=beam_size,
+                    n_best=beam_size,
+                    length_penalty=build_length_penalty("gnmt", 0.6),
+                )
+            )
     return out
 
 
-def cache_rows(models: Dict[str, Any], docs, lengths: Sequence[int], beam_size: int, batch_size: int,
-               repeats: int) -> List[Dict[str, Any]]:
+def cache_rows(
+    models: Dict[str, Any], docs, lengths: Sequence[int], beam_size: int, batch_size: int, repeats: int
+) -> List[Dict[str, Any]]:
     """sentences/s of batched beam search at each target length: the
     Transformer with its cache and recomputing the prefix (same n-best), the
     recurrent rewriter."""
@@ -149,15 +165,18 @@ def cache_rows(models: Dict[str, Any], docs, lengths: Sequence[int], beam_size: 
                 found[name] = decode_fixed_length(model, docs, length, beam_size, batch_size, use_cache)
 
             seconds = best_time(run, repeats=n_repeats, warmup=0)
-            rows.append({"decoder": name, "target length": length, "sentences/s": len(docs) / seconds,
-                         "seconds": seconds})
+            rows.append(
+                {"decoder": name, "target length": length, "sentences/s": len(docs) / seconds, "seconds": seconds}
+            )
             return rows[-1]
 
         cached = timed("transformer, key/value cache", models["transformer"], True, repeats)
         recomputed = timed("transformer, prefix recomputed", models["transformer"], False, 1)
         timed("recurrent (LSTM)", models["recurrent"], True, repeats)
-        same = sum(same_nbest(a, b) for a, b in zip(found["transformer, key/value cache"],
-                                                    found["transformer, prefix recomputed"]))
+        same = sum(
+            same_nbest(a, b)
+            for a, b in zip(found["transformer, key/value cache"], found["transformer, prefix recomputed"])
+        )
         cached["identical n-best"] = f"{same}/{len(docs)}"
         for row in rows[-3:]:
             row["× recomputed"] = row["sentences/s"] / recomputed["sentences/s"]
@@ -195,8 +214,13 @@ def output_layer_rows(vocab_sizes: Sequence[int], threads: int, repeats: int, se
         for kind in OUTPUT_LAYERS:
             fix_random_seed(seed)
             model = build_seq2seq_rewriter_v1(
-                target="words", embed_width=64, hidden_width=128, dropout=0.0,
-                output_layer=kind, n_samples=25, max_vocab=vocab_size + 4,
+                target="words",
+                embed_width=64,
+                hidden_width=128,
+                dropout=0.0,
+                output_layer=kind,
+                n_samples=25,
+                max_vocab=vocab_size + 4,
             )
             model.initialize(X=docs, Y=corpus)
             optimizer = Adam(0.001)
@@ -208,8 +232,12 @@ def output_layer_rows(vocab_sizes: Sequence[int], threads: int, repeats: int, se
 
             seconds = best_time(step, repeats=repeats)
             rows.append(
-                {"vocab size": vocab_size, "output layer": kind,
-                 "train words/s": n_words / seconds, "ms/step": seconds * 1000}
+                {
+                    "vocab size": vocab_size,
+                    "output layer": kind,
+                    "train words/s": n_words / seconds,
+                    "ms/step": seconds * 1000,
+                }
             )
     for row in rows:
         base = next(r for r in rows if r["vocab size"] == row["vocab size"] and r["output layer"] == "softmax")
@@ -255,8 +283,10 @@ def run_decoding_benchmark(
         nlp, final_loss = train_char_model(train_steps, seed)
         transformer_nlp, transformer_loss = train_char_model(train_steps, seed, model=TRANSFORMER, learn_rate=0.001)
         texts, _ = synthetic_requests(n_sentences, seed + 1)
-    msg.info(f"Models ready in {time.perf_counter() - start:.0f}s (final training losses: recurrent "
-             f"{final_loss}, transformer {transformer_loss})")
+    msg.info(
+        f"Models ready in {time.perf_counter() - start:.0f}s (final training losses: recurrent "
+        f"{final_loss}, transformer {transformer_loss})"
+    )
     model = nlp.get_pipe("seqkit_rewriter").model
     docs = [nlp.make_doc(t) for t in texts]
     common = dict(length_penalty="gnmt", length_alpha=0.6, max_length_ratio=2.0, max_length_extra=10)
@@ -309,10 +339,14 @@ def run_decoding_benchmark(
         ["decoder", "target length", "sentences/s", "× recomputed", "identical n-best"],
     )
     longest = max(target_lengths)
-    cache_speedup = next(r["× recomputed"] for r in length_rows
-                         if r["target length"] == longest and r["decoder"].endswith("cache"))
-    cache_same = all(r["identical n-best"].split("/")[0] == r["identical n-best"].split("/")[1]
-                     for r in length_rows if "identical n-best" in r)
+    cache_speedup = next(
+        r["× recomputed"] for r in length_rows if r["target length"] == longest and r["decoder"].endswith("cache")
+    )
+    cache_same = all(
+        r["identical n-best"].split("/")[0] == r["identical n-best"].split("/")[1]
+        for r in length_rows
+        if "identical n-best" in r
+    )
     (msg.good if cache_speedup >= 3 else msg.warn)(
         f"cache vs recomputed prefix at length {longest}: {cache_speedup:.1f}× (target ≥ 3×)"
     )

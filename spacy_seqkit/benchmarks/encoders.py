@@ -4,6 +4,7 @@ Same docs, same hyperparameters (width 96, depth 4, window 1, pieces 3), same
 thread count, one run. Every model is built from a config string, the way a
 user's `spacy train` builds it.
 """
+
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional
 
@@ -149,9 +150,7 @@ def run_encoder_benchmark(
                 )
             rows.append(row)
     for row in rows:
-        base = next(
-            r for r in rows if r["kind"] == row["kind"] and r["model"].endswith(BASELINE)
-        )
+        base = next(r for r in rows if r["kind"] == row["kind"] and r["model"].endswith(BASELINE))
         row["predict ×"] = row["predict words/s"] / base["predict words/s"]
         row["train ×"] = row["train words/s"] / base["train words/s"]
     columns = [
@@ -185,7 +184,10 @@ def plot(rows: List[Dict[str, Any]], out_dir: Path, threads: int) -> Optional[Pa
     from .report import save_plot
 
     def draw(ax_speed, ax_mem) -> None:
-        labels = [r["model"].replace("spacy-seqkit.", "seqkit.").replace(" (exponential dilation)", "\n(exp. dilation)") for r in rows]
+        labels = [
+            r["model"].replace("spacy-seqkit.", "seqkit.").replace(" (exponential dilation)", "\n(exp. dilation)")
+            for r in rows
+        ]
         y = range(len(rows))
         h = 0.4
         ax_speed.barh([i - h / 2 for i in y], [r["predict words/s"] for r in rows], h, label="predict")

@@ -1,6 +1,7 @@
 """Shared plumbing of the benchmarks: thread pinning, models built from config
 strings, timing, table, JSON, PNG (the PNG only where matplotlib, of the
 `bench` extra, is installed)."""
+
 import json
 import os
 import platform
@@ -155,7 +156,10 @@ def print_table(title: str, rows: List[Dict[str, Any]], columns: Sequence[str]) 
     data = [[fmt(row.get(col, "")) for col in columns] for row in rows]
     widths = [max([len(str(c))] + [len(row[i]) for row in data]) for i, c in enumerate(columns)]
     msg.table(
-        data, header=list(columns), divider=True, widths=widths,
+        data,
+        header=list(columns),
+        divider=True,
+        widths=widths,
         aligns=["l"] + ["r"] * (len(columns) - 1),
     )
 
@@ -206,5 +210,5 @@ def save_plot(
 
 
 def wrote(*paths: Optional[Path]) -> str:
-    """"Wrote a and b", leaving out what was not written (None)."""
+    """ "Wrote a and b", leaving out what was not written (None)."""
     return "Wrote " + " and ".join(str(p) for p in paths if p is not None)

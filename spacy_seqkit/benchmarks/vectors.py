@@ -21,6 +21,7 @@ than wall time. Quality is measured the same way for both:
   two gensim runs that differ only in their seed, and nn_ours_seeds, the same
   for two of our runs (what "equal" can mean for two stochastic trainers).
 """
+
 import dataclasses
 import re
 import time
@@ -33,20 +34,76 @@ CONFIGS = [("skipgram", "ns"), ("skipgram", "hs"), ("cbow", "ns"), ("cbow", "hs"
 DEFAULT_TRAVEL_CORPUS = Path("corpus/generated/train.jsonl")
 
 VERBS = [
-    "aller", "partir", "voyager", "rejoindre", "visiter", "quitter", "rentrer", "arriver",
-    "descendre", "monter", "passer", "revenir", "retourner", "rouler", "venir", "filer",
+    "aller",
+    "partir",
+    "voyager",
+    "rejoindre",
+    "visiter",
+    "quitter",
+    "rentrer",
+    "arriver",
+    "descendre",
+    "monter",
+    "passer",
+    "revenir",
+    "retourner",
+    "rouler",
+    "venir",
+    "filer",
 ]
 TRANSPORT = [
-    "train", "avion", "bus", "car", "voiture", "vélo", "TGV", "TER", "ferry", "covoiturage",
-    "taxi", "métro", "tram", "navette", "bateau", "Ouigo",
+    "train",
+    "avion",
+    "bus",
+    "car",
+    "voiture",
+    "vélo",
+    "TGV",
+    "TER",
+    "ferry",
+    "covoiturage",
+    "taxi",
+    "métro",
+    "tram",
+    "navette",
+    "bateau",
+    "Ouigo",
 ]
 TIMES = [
-    "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche", "demain",
-    "janvier", "février", "mars", "avril", "mai", "juin", "juillet", "septembre",
+    "lundi",
+    "mardi",
+    "mercredi",
+    "jeudi",
+    "vendredi",
+    "samedi",
+    "dimanche",
+    "demain",
+    "janvier",
+    "février",
+    "mars",
+    "avril",
+    "mai",
+    "juin",
+    "juillet",
+    "septembre",
 ]
 FOOD = [
-    "pain", "fromage", "croissant", "café", "thé", "salade", "soupe", "gâteau", "jambon",
-    "poulet", "riz", "chocolat", "beurre", "poisson", "yaourt", "miel",
+    "pain",
+    "fromage",
+    "croissant",
+    "café",
+    "thé",
+    "salade",
+    "soupe",
+    "gâteau",
+    "jambon",
+    "poulet",
+    "riz",
+    "chocolat",
+    "beurre",
+    "poisson",
+    "yaourt",
+    "miel",
 ]
 
 # Share of the later cities of a sentence drawn from the first one's region:
@@ -202,10 +259,19 @@ def train_gensim(sentences, vocab, cfg, seed: int) -> Tuple[numpy.ndarray, float
     from gensim.models import Word2Vec
 
     g = Word2Vec(
-        vector_size=cfg.dim, window=cfg.window, min_count=cfg.min_count, sample=cfg.sample,
-        sg=int(cfg.model == "skipgram"), hs=int(cfg.loss == "hs"),
-        negative=cfg.negative if cfg.loss == "ns" else 0, cbow_mean=1,
-        alpha=cfg.lr, min_alpha=cfg.min_lr, workers=cfg.threads, seed=seed, epochs=cfg.epochs,
+        vector_size=cfg.dim,
+        window=cfg.window,
+        min_count=cfg.min_count,
+        sample=cfg.sample,
+        sg=int(cfg.model == "skipgram"),
+        hs=int(cfg.loss == "hs"),
+        negative=cfg.negative if cfg.loss == "ns" else 0,
+        cbow_mean=1,
+        alpha=cfg.lr,
+        min_alpha=cfg.min_lr,
+        workers=cfg.threads,
+        seed=seed,
+        epochs=cfg.epochs,
     )
     g.build_vocab(sentences)
     if len(g.wv) != len(vocab) or any(w not in g.wv.key_to_index for w in vocab.words):
@@ -248,8 +314,16 @@ def run_vectors_benchmark(
     rows = []
     for model, loss in configs:
         cfg = Word2VecConfig(
-            model=model, loss=loss, dim=dim, window=window, negative=negative, min_count=min_count,
-            sample=sample, epochs=epochs, threads=threads, seed=seed,
+            model=model,
+            loss=loss,
+            dim=dim,
+            window=window,
+            negative=negative,
+            min_count=min_count,
+            sample=sample,
+            epochs=epochs,
+            threads=threads,
+            seed=seed,
         )
         trainer = Word2VecTrainer(vocab, cfg)
         cpu_start = time.process_time()
@@ -271,9 +345,17 @@ def run_vectors_benchmark(
             "ours_sim_acc": similarity_accuracy(ours, triples),
             "gensim_sim_acc": similarity_accuracy(theirs, triples),
             # Mean of two seeds a side: one run's region_acc moves by about 0.01-0.02 with the seed.
-            "ours_region_acc": (similarity_accuracy(ours, region_triples) + similarity_accuracy(twin_vectors, region_triples)) / 2,
-            "gensim_region_acc": (similarity_accuracy(theirs, region_triples) + similarity_accuracy(reference, region_triples)) / 2,
-            "region_seed_gap": abs(similarity_accuracy(theirs, region_triples) - similarity_accuracy(reference, region_triples)),
+            "ours_region_acc": (
+                similarity_accuracy(ours, region_triples) + similarity_accuracy(twin_vectors, region_triples)
+            )
+            / 2,
+            "gensim_region_acc": (
+                similarity_accuracy(theirs, region_triples) + similarity_accuracy(reference, region_triples)
+            )
+            / 2,
+            "region_seed_gap": abs(
+                similarity_accuracy(theirs, region_triples) - similarity_accuracy(reference, region_triples)
+            ),
             "nn_agree": neighbour_agreement(ours, theirs, queries),
             "nn_ref": neighbour_agreement(reference, theirs, queries),
             "nn_ours_seeds": neighbour_agreement(ours, twin_vectors, queries),
@@ -284,14 +366,36 @@ def run_vectors_benchmark(
             f"{row['config']}: {row['ratio']:.2f}x gensim's words/s ({row['ratio_cpu']:.2f}x in CPU time); "
             f"region check {row['ours_region_acc']:.3f} vs {row['gensim_region_acc']:.3f}"
         )
-    columns = ["config", "ours_words_s", "gensim_words_s", "ratio", "ratio_cpu", "ours_sim_acc", "gensim_sim_acc", "ours_region_acc", "gensim_region_acc", "region_seed_gap", "nn_agree", "nn_ref", "nn_ours_seeds"]
+    columns = [
+        "config",
+        "ours_words_s",
+        "gensim_words_s",
+        "ratio",
+        "ratio_cpu",
+        "ours_sim_acc",
+        "gensim_sim_acc",
+        "ours_region_acc",
+        "gensim_region_acc",
+        "region_seed_gap",
+        "nn_agree",
+        "nn_ref",
+        "nn_ours_seeds",
+    ]
     print_table(f"word2vec vs gensim {_gensim_version()} — {source}, threads={threads}", rows, columns)
     env = environment(threads)
     env["gensim"] = _gensim_version()
     settings = {
-        "corpus": source, "sentences": len(sentences), "words": vocab.total, "vocab": len(vocab),
-        "dim": dim, "window": window, "negative": negative, "min_count": min_count, "sample": sample,
-        "epochs": epochs, "seed": seed,
+        "corpus": source,
+        "sentences": len(sentences),
+        "words": vocab.total,
+        "vocab": len(vocab),
+        "dim": dim,
+        "window": window,
+        "negative": negative,
+        "min_count": min_count,
+        "sample": sample,
+        "epochs": epochs,
+        "seed": seed,
     }
     path = write_results(out_dir, f"vectors_t{threads}", rows, env, extra={"settings": settings})
 

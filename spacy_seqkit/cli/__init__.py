@@ -4,6 +4,7 @@ travel application's commands live with it (`travel/cli.py`).
 Heavy imports (torch, spaCy models) happen inside the commands, so `--help`
 stays instant and benchmarks can pin thread counts before numpy loads.
 """
+
 # The command modules register their commands on `app` and `benchmark_app` (in the order of --help).
 from ..travel import cli as _travel  # noqa: F401
 from . import benchmark, rewriter, transformer, vectors  # noqa: F401

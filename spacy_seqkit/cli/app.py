@@ -1,5 +1,6 @@
 """The command line's two Typer apps: `app` (every command) and `benchmark_app`
 (`python -m spacy_seqkit benchmark ...`); the command modules register on them."""
+
 from pathlib import Path
 
 import typer

@@ -1,4 +1,5 @@
 """`python -m spacy_seqkit benchmark ...`: speed and memory benchmarks (table, JSON, PNG)."""
+
 from pathlib import Path
 from typing import Dict
 
@@ -36,11 +37,17 @@ def benchmark_decoding(
     beam_size: int = typer.Option(5, "--beam-size", help="Beam of both beam searches"),
     batch_size: int = typer.Option(64, "--batch-size", help="Docs per batched decoding call"),
     train_steps: int = typer.Option(300, "--train-steps", help="Updates of the synthetic model"),
-    vocab_sizes: str = typer.Option("1000,5000,20000", "--vocab-sizes", help="Target vocabularies for the output-layer rows"),
+    vocab_sizes: str = typer.Option(
+        "1000,5000,20000", "--vocab-sizes", help="Target vocabularies for the output-layer rows"
+    ),
     repeats: int = typer.Option(3, "--repeats", help="Timed repeats (best is kept)"),
     seed: int = typer.Option(0, "--seed"),
-    model: Path = typer.Option(None, "--model", help="A pipeline with a recurrent seqkit_rewriter, instead of training one"),
-    transformer_model: Path = typer.Option(None, "--transformer-model", help="A pipeline with a Transformer seqkit_rewriter (with --model)"),
+    model: Path = typer.Option(
+        None, "--model", help="A pipeline with a recurrent seqkit_rewriter, instead of training one"
+    ),
+    transformer_model: Path = typer.Option(
+        None, "--transformer-model", help="A pipeline with a Transformer seqkit_rewriter (with --model)"
+    ),
     data: Path = typer.Option(None, "--data", help="JSONL with 'text' to decode (with --model)"),
     target_lengths: str = typer.Option("20,80", "--target-lengths", help="Fixed target lengths of the cache rows"),
     n_cache_sentences: int = typer.Option(64, "--n-cache-sentences", help="Sentences decoded at each fixed length"),
@@ -51,19 +58,36 @@ def benchmark_decoding(
     softmax / negative sampling / hierarchical output layers."""
     sizes = _positive_ints(vocab_sizes, "--vocab-sizes", minimum=2, what="vocabulary sizes")
     lengths = _positive_ints(target_lengths, "--target-lengths", minimum=1, what="target lengths")
-    _at_least(1, {"--n-sentences": n_sentences, "--beam-size": beam_size, "--batch-size": batch_size,
-                  "--repeats": repeats, "--n-cache-sentences": n_cache_sentences})
+    _at_least(
+        1,
+        {
+            "--n-sentences": n_sentences,
+            "--beam-size": beam_size,
+            "--batch-size": batch_size,
+            "--repeats": repeats,
+            "--n-cache-sentences": n_cache_sentences,
+        },
+    )
     from ..benchmarks.report import pin_threads
 
     pin_threads(threads)
     from ..benchmarks.decoding import run_decoding_benchmark
 
     run_decoding_benchmark(
-        out_dir=out_dir, threads=threads, n_sentences=n_sentences, beam_size=beam_size,
-        batch_size=batch_size, train_steps=train_steps,
+        out_dir=out_dir,
+        threads=threads,
+        n_sentences=n_sentences,
+        beam_size=beam_size,
+        batch_size=batch_size,
+        train_steps=train_steps,
         vocab_sizes=sizes,
-        repeats=repeats, seed=seed, model_path=model, data_path=data, transformer_path=transformer_model,
-        target_lengths=lengths, n_cache_sentences=n_cache_sentences,
+        repeats=repeats,
+        seed=seed,
+        model_path=model,
+        data_path=data,
+        transformer_path=transformer_model,
+        target_lengths=lengths,
+        n_cache_sentences=n_cache_sentences,
     )
 
 
@@ -82,8 +106,10 @@ def _at_least(minimum: int, options: Dict[str, int]) -> None:
     """A BadParameter naming the first option below `minimum`."""
     for hint, value in options.items():
         if value < minimum:
-            raise typer.BadParameter(f"must be {'a positive integer' if minimum == 1 else f'{minimum} or more'}, "
-                                     f"got {value}", param_hint=hint)
+            raise typer.BadParameter(
+                f"must be {'a positive integer' if minimum == 1 else f'{minimum} or more'}, got {value}",
+                param_hint=hint,
+            )
 
 
 @benchmark_app.command("attention")
@@ -107,15 +133,24 @@ def benchmark_attention(
     from ..benchmarks.attention import run_attention_benchmark
 
     run_attention_benchmark(
-        out_dir=out_dir, threads=threads, n_tokens=n_tokens, lengths=seq_lengths,
-        n_pipeline_docs=pipeline_docs, repeats=repeats, seed=seed,
+        out_dir=out_dir,
+        threads=threads,
+        n_tokens=n_tokens,
+        lengths=seq_lengths,
+        n_pipeline_docs=pipeline_docs,
+        repeats=repeats,
+        seed=seed,
     )
 
 
 @benchmark_app.command("vectors")
 def benchmark_vectors(
     out_dir: Path = typer.Option(DEFAULT_BENCH_DIR, "--out", "-o", help="Where JSON and PNG go"),
-    text: Path = typer.Option(None, "--text", help="Corpus: text, one sentence a line, or JSONL with a text field (default: corpus/generated/train.jsonl, else a synthetic corpus)"),
+    text: Path = typer.Option(
+        None,
+        "--text",
+        help="Corpus: text, one sentence a line, or JSONL with a text field (default: corpus/generated/train.jsonl, else a synthetic corpus)",
+    ),
     threads: int = typer.Option(1, "--threads", "-t", help="Threads for both trainers"),
     dim: int = typer.Option(100, "--dim"),
     window: int = typer.Option(5, "--window"),
@@ -134,6 +169,15 @@ def benchmark_vectors(
     from ..benchmarks.vectors import run_vectors_benchmark
 
     run_vectors_benchmark(
-        out_dir=out_dir, text=text, threads=threads, dim=dim, window=window, negative=negative,
-        min_count=min_count, sample=sample, epochs=epochs, max_words=max_words, seed=seed,
+        out_dir=out_dir,
+        text=text,
+        threads=threads,
+        dim=dim,
+        window=window,
+        negative=negative,
+        min_count=min_count,
+        sample=sample,
+        epochs=epochs,
+        max_words=max_words,
+        seed=seed,
     )

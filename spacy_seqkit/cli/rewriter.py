@@ -1,6 +1,7 @@
 """The rewriter's commands: `attention-map` (what a model attends to, as a
 picture) and `compare-rewriters` (trained rewriters beside the baseline on the
 hand-written sets, in one table)."""
+
 from pathlib import Path
 
 import typer
@@ -60,15 +61,23 @@ def _attention_maps(nlp, text: str, rewrite):
             rewrite = nlp(text)._.rewrite
         kind = pipe.model.name.replace("seqkit_", "").replace("_", " ")
         return rewrite_attention(pipe.model, nlp.make_doc(text), rewrite), f"{kind}: {text!r} -> {rewrite!r}"
-    stacks = [node.layers[0].shims[0]._model for _, pipe in nlp.pipeline if hasattr(pipe, "model")
-              for node in pipe.model.walk() if node.name == "seqkit_attention_encoder"]
+    stacks = [
+        node.layers[0].shims[0]._model
+        for _, pipe in nlp.pipeline
+        if hasattr(pipe, "model")
+        for node in pipe.model.walk()
+        if node.name == "seqkit_attention_encoder"
+    ]
     if not stacks:
         raise ValueError(f"The pipeline (components: {nlp.pipe_names}) has no seqkit_rewriter and no attention encoder")
     with recorded_attention(stacks[0]) as records:
         doc = nlp(text)
     tokens = [t.text for t in doc]
-    maps = [AttentionMap(f"layer {i + 1}, head {h + 1}", w[0, h].cpu().numpy(), tokens, tokens)
-            for i, w in enumerate(records) for h in range(w.shape[1])]
+    maps = [
+        AttentionMap(f"layer {i + 1}, head {h + 1}", w[0, h].cpu().numpy(), tokens, tokens)
+        for i, w in enumerate(records)
+        for h in range(w.shape[1])
+    ]
     return maps, f"attention encoder self-attention: {text!r}"
 
 
@@ -87,7 +96,7 @@ def draw_attention_maps(maps, path: Path, title: str, max_columns: int = 4) -> N
     # Wide enough for the title too (about 0.075 inch a character at 10 points).
     size = (max(max(3.0, 0.18 * width + 1.5) * n_columns, 0.075 * len(title)), max(2.5, 0.18 * height + 1.5) * n_rows)
     fig, axes = plt.subplots(n_rows, n_columns, figsize=size, squeeze=False)
-    for ax in axes.flat[len(maps):]:
+    for ax in axes.flat[len(maps) :]:
         ax.axis("off")
     for ax, amap in zip(axes.flat, maps):
         ax.imshow(amap.weights, cmap="Greys", vmin=0.0, vmax=1.0, aspect="auto")

@@ -1,4 +1,5 @@
 """CamemBERT folders: check one against a config, or make a tiny random one."""
+
 from pathlib import Path
 
 import typer
@@ -8,11 +9,21 @@ from .app import app
 
 @app.command("check-transformer")
 def check_transformer_command(
-    directory: Path = typer.Argument(..., help="Local camembert-base directory (config.json, weights, sentencepiece.bpe.model)"),
+    directory: Path = typer.Argument(
+        ..., help="Local camembert-base directory (config.json, weights, sentencepiece.bpe.model)"
+    ),
     config: Path = typer.Option(None, "--config", help="Config to fill, e.g. configs/ner_trf.cfg"),
-    output: Path = typer.Option(None, "--output", "-o", help="Write the config with paths.transformer and the directory's hyper-parameters"),
-    read_weights: bool = typer.Option(True, "--read-weights/--no-read-weights", help="Also open the weights and check their shapes"),
-    variable: str = typer.Option("paths.transformer", "--variable", help="Name of the setting that gave DIRECTORY, for error messages (e.g. vars.trf_model)"),
+    output: Path = typer.Option(
+        None, "--output", "-o", help="Write the config with paths.transformer and the directory's hyper-parameters"
+    ),
+    read_weights: bool = typer.Option(
+        True, "--read-weights/--no-read-weights", help="Also open the weights and check their shapes"
+    ),
+    variable: str = typer.Option(
+        "paths.transformer",
+        "--variable",
+        help="Name of the setting that gave DIRECTORY, for error messages (e.g. vars.trf_model)",
+    ),
 ) -> None:
     """Check a local CamemBERT directory before training `configs/ner_trf.cfg`,
     and write a config whose transformer matches it."""
@@ -71,8 +82,15 @@ def make_tiny_transformer_command(
 
     try:
         build_tiny_camembert(
-            directory, travel_requests(), n_layers=n_layers, width=width, n_heads=n_heads,
-            intermediate_width=intermediate_width, n_pieces=n_pieces, weights=weights, seed=seed,
+            directory,
+            travel_requests(),
+            n_layers=n_layers,
+            width=width,
+            n_heads=n_heads,
+            intermediate_width=intermediate_width,
+            n_pieces=n_pieces,
+            weights=weights,
+            seed=seed,
         )
     except ValueError as e:
         msg.fail(str(e))

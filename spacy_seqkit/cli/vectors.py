@@ -1,4 +1,5 @@
 """`python -m spacy_seqkit pretrain-vectors`: word2vec vectors for spaCy."""
+
 from pathlib import Path
 from typing import List
 
@@ -19,13 +20,23 @@ def pretrain_vectors_command(
     min_count: int = typer.Option(5, "--min-count", help="Drop words rarer than this"),
     sample: float = typer.Option(1e-3, "--sample", help="Subsampling threshold of frequent words (0 = off)"),
     epochs: int = typer.Option(5, "--epochs", help="Passes over the text"),
-    lr: float = typer.Option(None, "--lr", help="Initial learning rate, decayed linearly (default: 0.025 skipgram, 0.05 cbow)"),
+    lr: float = typer.Option(
+        None, "--lr", help="Initial learning rate, decayed linearly (default: 0.025 skipgram, 0.05 cbow)"
+    ),
     threads: int = typer.Option(None, "--threads", help="Training threads (default: all cores)"),
     seed: int = typer.Option(0, "--seed"),
-    batch_size: int = typer.Option(None, "--batch-size", help="Center words per SGD step of the torch engine, used where numba is missing (default: 4096 skipgram, 2048 cbow, at most 1/100 of the text)"),
-    pipeline: str = typer.Option(None, "--pipeline", help="spaCy pipeline whose tokenizer to use (default: a blank LANG one)"),
+    batch_size: int = typer.Option(
+        None,
+        "--batch-size",
+        help="Center words per SGD step of the torch engine, used where numba is missing (default: 4096 skipgram, 2048 cbow, at most 1/100 of the text)",
+    ),
+    pipeline: str = typer.Option(
+        None, "--pipeline", help="spaCy pipeline whose tokenizer to use (default: a blank LANG one)"
+    ),
     lang: str = typer.Option("fr", "--lang", help="Language of the blank tokenizer"),
-    extra: List[Path] = typer.Option([], "--extra", help="More text: a file, or a folder of .txt / .jsonl files (repeatable)"),
+    extra: List[Path] = typer.Option(
+        [], "--extra", help="More text: a file, or a folder of .txt / .jsonl files (repeatable)"
+    ),
 ) -> None:
     """Train static word vectors (word2vec: skip-gram or CBOW, negative sampling
     or hierarchical softmax) for `spacy init vectors LANG OUTPUT DIR`."""
@@ -38,8 +49,17 @@ def pretrain_vectors_command(
 
     try:
         config = Word2VecConfig(
-            model=model, loss=loss, dim=dim, window=window, negative=negative, min_count=min_count,
-            sample=sample, epochs=epochs, lr=lr, threads=threads or os.cpu_count() or 1, seed=seed,
+            model=model,
+            loss=loss,
+            dim=dim,
+            window=window,
+            negative=negative,
+            min_count=min_count,
+            sample=sample,
+            epochs=epochs,
+            lr=lr,
+            threads=threads or os.cpu_count() or 1,
+            seed=seed,
             batch_size=batch_size,
         )
         result = pretrain_vectors(text, output, config, pipeline=pipeline, lang=lang, extra=extra)

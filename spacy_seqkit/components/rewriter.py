@@ -5,6 +5,7 @@ Predictions go to `doc._.rewrite` (str) and `doc._.rewrite_nbest` (list of
 The vocabularies live in `self.cfg`, so loading is two-stage: cfg, then the torch
 module is built from it, then the weights are read.
 """
+
 from itertools import islice
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 

@@ -12,6 +12,7 @@ L = lengths[w], p(w | h) = prod_j sigmoid((1 - 2 * codes[w, j]) * h . node[point
 Inner nodes are numbered 0 .. V-2 in creation order, so the root is V-2. The
 padded tails (j >= L) hold code 0 and point 0 and must be masked by the caller.
 """
+
 import heapq
 from typing import Optional, Sequence, Tuple, Union
 

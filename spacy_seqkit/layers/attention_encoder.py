@@ -7,6 +7,7 @@ Docs are grouped into buckets of similar length (`convert.bucketed_index`), so
 one long doc does not pad every short doc to its length; padding never changes
 a result.
 """
+
 from typing import List
 
 from thinc.api import Model
@@ -42,5 +43,5 @@ def check_inputs(model: Model, Xs: List[Floats2d]) -> None:
             raise ValueError(
                 f"AttentionEncoder: a doc has {longest} tokens but learned positions "
                 f"cover only max_length={max_length}; raise 'max_length' or use "
-                "positions = \"sinusoidal\" (any length)"
+                'positions = "sinusoidal" (any length)'
             )

@@ -4,6 +4,7 @@ Encoders work on all docs of a batch at once. Converting doc by doc costs a
 Python round trip per doc, so every helper here concatenates first and moves
 one contiguous array across (zero-copy on CPU, DLPack on GPU).
 """
+
 import functools
 from typing import Any, Callable, Dict, List, Sequence, Tuple, Union
 
@@ -43,9 +44,7 @@ def padded_index(lengths: Sequence[int]) -> Tuple[numpy.ndarray, int]:
     max_len = int(lengths_arr.max()) if len(lengths_arr) else 0
     doc_ids = numpy.repeat(numpy.arange(len(lengths_arr), dtype="int64"), lengths_arr)
     starts = numpy.cumsum(lengths_arr) - lengths_arr
-    positions = numpy.arange(int(lengths_arr.sum()), dtype="int64") - numpy.repeat(
-        starts, lengths_arr
-    )
+    positions = numpy.arange(int(lengths_arr.sum()), dtype="int64") - numpy.repeat(starts, lengths_arr)
     return doc_ids * max_len + positions, max_len
 
 
@@ -141,8 +140,14 @@ def with_empty_guard(model: Model, Xs: List[Floats2d], is_train: bool, width: in
     return Ys, backprop
 
 
-def ListEncoder(name: str, module: Any, layout: Layout, width: int, check: Callable[[Model, List[Floats2d]], None],
-                attrs: Dict[str, Any]) -> Model[List[Floats2d], List[Floats2d]]:
+def ListEncoder(
+    name: str,
+    module: Any,
+    layout: Layout,
+    width: int,
+    check: Callable[[Model, List[Floats2d]], None],
+    attrs: Dict[str, Any],
+) -> Model[List[Floats2d], List[Floats2d]]:
     """A thinc Model over lists of (n_tokens, width) arrays around a torch
     `module` that encodes every token of the batch at once, in `layout`.
     `check(model, Xs)` raises a clear error on bad inputs (both picklable:

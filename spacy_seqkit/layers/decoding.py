@@ -28,6 +28,7 @@ hypotheses alone lets a few improbable early EOS end the search before the
 good, longer hypothesis is complete.) Results are the n best finished
 hypotheses, best first, as (unit ids without BOS / EOS, normalised score).
 """
+
 import functools
 import heapq
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
@@ -86,8 +87,9 @@ NO_LENGTH_PENALTY = build_length_penalty("none")
 # ---------------------------------------------------------------- searches
 
 
-def _cannot_improve(best_alive: float, finished: List[Hypothesis], k: int, max_len: int,
-                    length_penalty: LengthPenalty) -> bool:
+def _cannot_improve(
+    best_alive: float, finished: List[Hypothesis], k: int, max_len: int, length_penalty: LengthPenalty
+) -> bool:
     """True when `k` hypotheses are finished and the best alive sum, even kept
     to the maximum length, scores below the best finished one."""
     if len(finished) < k:
@@ -252,7 +254,14 @@ def beam_search_or_greedy(
     """Beam search; a beam of 1 runs greedy search (the same, with less work)."""
     search = greedy_search if beam_size == 1 else beam_search
     return search(
-        step, reorder, state, max_lengths, bos=bos, eos=eos, beam_size=beam_size, n_best=n_best,
+        step,
+        reorder,
+        state,
+        max_lengths,
+        bos=bos,
+        eos=eos,
+        beam_size=beam_size,
+        n_best=n_best,
         length_penalty=length_penalty,
     )
 

@@ -20,6 +20,7 @@ unigram^0.75 distribution, and predicts with the full softmax over the same
 weights; `hierarchical` walks a Huffman tree (word2vec's approximate training):
 a step costs O(log V) dot products per unit instead of O(V).
 """
+
 from typing import Dict, Sequence, Type
 
 import numpy
@@ -57,9 +58,7 @@ class FullSoftmax(torch.nn.Module):
         return self.log_probs(o).gather(1, y[:, None])[:, 0]
 
     def loss(self, o: torch.Tensor, y: torch.Tensor, label_smoothing: float = 0.0):
-        return F.cross_entropy(
-            self.proj(o), y, reduction="none", label_smoothing=label_smoothing
-        )
+        return F.cross_entropy(self.proj(o), y, reduction="none", label_smoothing=label_smoothing)
 
 
 class NegativeSampling(FullSoftmax):
@@ -143,8 +142,6 @@ def output_layer_class(name: str) -> Type[torch.nn.Module]:
     return OUTPUT_LAYERS[output_layer_name(name)]
 
 
-def build_output_layer(
-    name: str, width: int, n_units: int, counts: Counts, n_samples: int
-) -> torch.nn.Module:
+def build_output_layer(name: str, width: int, n_units: int, counts: Counts, n_samples: int) -> torch.nn.Module:
     """The output layer called `name` in `OUTPUT_LAYERS` (or an alias)."""
     return output_layer_class(name)(width, n_units, counts, n_samples)

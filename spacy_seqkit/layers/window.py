@@ -9,6 +9,7 @@ by `window × max(dilation)` zero rows, so a window never reaches into another
 doc and no per-doc loop runs. The separator rows are reset to zero after every
 layer: each doc therefore sees exactly what it would see alone, zero-padded.
 """
+
 import functools
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Sequence, Union
@@ -47,8 +48,7 @@ def resolve_dilations(dilation: Dilation, depth: int) -> List[int]:
     dilations = list(dilation)
     if len(dilations) != depth:
         raise ValueError(
-            f"'dilation' must have one value per layer (depth={depth}), "
-            f"got {len(dilations)} values: {dilations!r}"
+            f"'dilation' must have one value per layer (depth={depth}), got {len(dilations)} values: {dilations!r}"
         )
     for d in dilations:
         check_positive_int("dilation", d)
@@ -94,9 +94,7 @@ class MaxoutWindowStack(torch.nn.Module):
         self.window_size = window_size
         self.dilations = list(dilations)
         n_in = width * (2 * window_size + 1)
-        self.projections = torch.nn.ModuleList(
-            torch.nn.Linear(n_in, width * maxout_pieces) for _ in dilations
-        )
+        self.projections = torch.nn.ModuleList(torch.nn.Linear(n_in, width * maxout_pieces) for _ in dilations)
         self.norms = torch.nn.ModuleList(torch.nn.LayerNorm(width) for _ in dilations)
         self.dropout = torch.nn.Dropout(dropout)
         for proj in self.projections:

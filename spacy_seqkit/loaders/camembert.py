@@ -6,6 +6,7 @@ The directory has the layout of a Hugging Face snapshot of `camembert-base`:
 `config.json`, `model.safetensors` or `pytorch_model.bin`, and
 `sentencepiece.bpe.model`. Nothing here touches the network.
 """
+
 import builtins
 import json
 from pathlib import Path
@@ -36,7 +37,14 @@ HYPER_PARAMETERS = {
     "hidden_dropout_prob": "hidden_dropout_prob",
     "attention_probs_dropout_prob": "attention_probs_dropout_prob",
 }
-REQUIRED_KEYS = ("vocab_size", "hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads", "max_position_embeddings")
+REQUIRED_KEYS = (
+    "vocab_size",
+    "hidden_size",
+    "intermediate_size",
+    "num_hidden_layers",
+    "num_attention_heads",
+    "max_position_embeddings",
+)
 SUPPORTED_MODEL_TYPES = ("camembert", "roberta")
 
 
@@ -99,7 +107,8 @@ def check_transformer_dir(
     n_pieces = _count_pieces(spm_path, directory, variable)
     if n_pieces + FAIRSEQ_OFFSET > config["vocab_size"]:
         raise _fail(
-            directory, variable,
+            directory,
+            variable,
             f"{SENTENCEPIECE_FILE} has {n_pieces} pieces, more than vocab_size {config['vocab_size']} "
             f"of {CONFIG_FILE} allows ({config['vocab_size'] - FAIRSEQ_OFFSET}): not CamemBERT's tokenizer",
         )
@@ -142,17 +151,26 @@ def _check_checkpoint(files: TransformerFiles, variable: str) -> None:
     params = _read_checkpoint(files, variable)
     key = next((k for k in params if k.endswith("embeddings.word_embeddings.weight")), None)
     if key is None:
-        raise _fail(files.directory, variable, f"{files.weights.name} has no embeddings.word_embeddings.weight: not a RoBERTa-style checkpoint")
+        raise _fail(
+            files.directory,
+            variable,
+            f"{files.weights.name} has no embeddings.word_embeddings.weight: not a RoBERTa-style checkpoint",
+        )
     expected = (files.config["vocab_size"], files.config["hidden_size"])
     if tuple(params[key].shape) != expected:
         raise _fail(
-            files.directory, variable,
+            files.directory,
+            variable,
             f"{files.weights.name} has word embeddings of shape {tuple(params[key].shape)}, "
             f"but {CONFIG_FILE} says (vocab_size, hidden_size) = {expected}",
         )
     n_layers = files.config["num_hidden_layers"]
-    if not any(f"encoder.layer.{n_layers - 1}." in k for k in params) or any(f"encoder.layer.{n_layers}." in k for k in params):
-        raise _fail(files.directory, variable, f"{files.weights.name} does not have num_hidden_layers = {n_layers} layers")
+    if not any(f"encoder.layer.{n_layers - 1}." in k for k in params) or any(
+        f"encoder.layer.{n_layers}." in k for k in params
+    ):
+        raise _fail(
+            files.directory, variable, f"{files.weights.name} does not have num_hidden_layers = {n_layers} layers"
+        )
 
 
 def hyper_parameters(config: Dict[str, Any]) -> Dict[str, Any]:
@@ -190,7 +208,10 @@ def _check_hyper_parameters(encoder, config: Dict[str, Any], directory: Path) ->
     if layers is not None and len(layers) > 0:
         n_heads = layers[0].mha.num_heads
         if n_heads != config["num_attention_heads"]:
-            raise _mismatch(directory, f"num_attention_heads is {n_heads} in the config, {config['num_attention_heads']} in {CONFIG_FILE}")
+            raise _mismatch(
+                directory,
+                f"num_attention_heads is {n_heads} in the config, {config['num_attention_heads']} in {CONFIG_FILE}",
+            )
 
 
 def _mismatch(directory: Path, problem: str) -> ValueError:
@@ -229,7 +250,9 @@ def make_camembert_encoder_loader(path: Optional[Union[str, Path]]) -> Callable:
     path (Path): The directory, e.g. `${paths.transformer}`.
     """
     if path is None:
-        raise ValueError(f"'path' of the encoder loader is null: set {PATH_VARIABLE} to a local camembert-base directory")
+        raise ValueError(
+            f"'path' of the encoder loader is null: set {PATH_VARIABLE} to a local camembert-base directory"
+        )
 
     def load(model, X=None, Y=None):
         from curated_transformers.models.hf_util import convert_pretrained_model_for_encoder
@@ -251,7 +274,10 @@ def make_camembert_encoder_loader(path: Optional[Union[str, Path]]) -> Callable:
             raise _mismatch(files.directory, f"{files.weights.name} has no {missing[0]} (num_hidden_layers?)")
         for name, value in params.items():
             if name not in own:
-                raise _mismatch(files.directory, f"{files.weights.name} has {name}, which the config's model lacks (num_hidden_layers?)")
+                raise _mismatch(
+                    files.directory,
+                    f"{files.weights.name} has {name}, which the config's model lacks (num_hidden_layers?)",
+                )
             if tuple(value.shape) != tuple(own[name].shape):
                 raise _mismatch(
                     files.directory,
@@ -272,7 +298,9 @@ def make_camembert_piecer_loader(path: Optional[Union[str, Path]]) -> Callable:
     path (Path): The directory, e.g. `${paths.transformer}`.
     """
     if path is None:
-        raise ValueError(f"'path' of the piece encoder loader is null: set {PATH_VARIABLE} to a local camembert-base directory")
+        raise ValueError(
+            f"'path' of the piece encoder loader is null: set {PATH_VARIABLE} to a local camembert-base directory"
+        )
 
     def load(model, X=None, Y=None):
         from spacy_curated_transformers.tokenization import build_sentencepiece_encoder_loader_v1

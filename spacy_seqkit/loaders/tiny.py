@@ -1,5 +1,6 @@
 """A tiny randomly initialised CamemBERT in the Hugging Face layout, for tests and for
 trying a curated-transformers config without the real weights."""
+
 import json
 from pathlib import Path
 from typing import Any, Dict, Iterable, Union
@@ -33,8 +34,13 @@ def build_tiny_camembert(
     import sentencepiece
     import torch
 
-    for name, value in (("n_layers", n_layers), ("width", width), ("n_heads", n_heads),
-                        ("intermediate_width", intermediate_width), ("n_pieces", n_pieces)):
+    for name, value in (
+        ("n_layers", n_layers),
+        ("width", width),
+        ("n_heads", n_heads),
+        ("intermediate_width", intermediate_width),
+        ("n_pieces", n_pieces),
+    ):
         check_positive_int(name, value)
     check_choice("weights", weights, ("safetensors", "bin"))
     check_divisible("width", width, "n_heads", n_heads)
@@ -49,9 +55,18 @@ def build_tiny_camembert(
     spm_bytes = io.BytesIO()
     # CamemBERT's own sentencepiece ids: <unk> 0, <s> 1, </s> 2, no padding piece.
     sentencepiece.SentencePieceTrainer.train(
-        sentence_iterator=iter(texts), model_writer=spm_bytes, model_type="bpe",
-        vocab_size=n_pieces, hard_vocab_limit=False, character_coverage=1.0,
-        unk_id=0, bos_id=1, eos_id=2, pad_id=-1, num_threads=1, shuffle_input_sentence=False,
+        sentence_iterator=iter(texts),
+        model_writer=spm_bytes,
+        model_type="bpe",
+        vocab_size=n_pieces,
+        hard_vocab_limit=False,
+        character_coverage=1.0,
+        unk_id=0,
+        bos_id=1,
+        eos_id=2,
+        pad_id=-1,
+        num_threads=1,
+        shuffle_input_sentence=False,
         minloglevel=2,
     )
     (directory / SENTENCEPIECE_FILE).write_bytes(spm_bytes.getvalue())

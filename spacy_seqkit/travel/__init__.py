@@ -17,6 +17,7 @@ By role, each room importing only the rooms before it (`tests/test_layout.py`):
 
 The library never imports this package; this package imports the library.
 """
+
 from .pipeline.trip import Trip
 from .places import FrenchPlaces, Places, make_french_places, normalise
 

@@ -1,5 +1,6 @@
 """The travel application's commands: generate, convert, resolve, evaluate-trips,
 compare-rewriters, serve, and the resolve and pipelines benchmarks."""
+
 from pathlib import Path
 from typing import List
 
@@ -16,11 +17,13 @@ def generate_command(
     n_dev: int = typer.Option(1500, "--n-dev", help="Dev sentences (held-out phrasings and places)"),
     noise_rate: float = typer.Option(0.5, "--noise-rate", help="Share of sentences with typing noise"),
     exclude: list[Path] = typer.Option(
-        [Path(f"corpus/{name}.jsonl") for name in ("test", "dev", "blind", "holdout")], "--exclude",
+        [Path(f"corpus/{name}.jsonl") for name in ("test", "dev", "blind", "holdout")],
+        "--exclude",
         help="JSONL files whose sentences must never be generated (missing files are skipped)",
     ),
     label_single_end: bool = typer.Option(
-        True, "--label-single-end/--no-label-single-end",
+        True,
+        "--label-single-end/--no-label-single-end",
         help="Give the one end of an INVALID one-ended request its DEPART/ARRIVEE span",
     ),
 ) -> None:
@@ -33,18 +36,19 @@ def generate_command(
     start = time.perf_counter()
     try:
         train, dev = generate_corpus(
-            seed=seed, n_train=n_train, n_dev=n_dev, noise_rate=noise_rate,
-            exclude_texts=read_sentence_keys(exclude), label_single_end=label_single_end,
+            seed=seed,
+            n_train=n_train,
+            n_dev=n_dev,
+            noise_rate=noise_rate,
+            exclude_texts=read_sentence_keys(exclude),
+            label_single_end=label_single_end,
         )
     except ValueError as e:
         typer.echo(str(e), err=True)
         raise typer.Exit(2) from None
     write_records(train, output_dir / "train.jsonl")
     write_records(dev, output_dir / "dev.jsonl")
-    typer.echo(
-        f"{len(train)} train and {len(dev)} dev records in {output_dir} "
-        f"({time.perf_counter() - start:.1f}s)"
-    )
+    typer.echo(f"{len(train)} train and {len(dev)} dev records in {output_dir} ({time.perf_counter() - start:.1f}s)")
 
 
 @app.command("convert")
@@ -68,18 +72,38 @@ def convert_command(
 def resolve_command(
     model: str = typer.Argument(..., help="Trained pipeline: a directory or an installed package"),
     inputs: List[str] = typer.Argument(
-        None, metavar="INPUT",
+        None,
+        metavar="INPUT",
         help="sentenceID,sentence CSV files, globs ('orders/*.csv') or folders (their *.csv, by name); "
         "none or '-' for stdin",
     ),
     output: Path = typer.Option(None, "--output", "-o", help="Answers CSV (default: stdout); its folder is created"),
-    output_dir: Path = typer.Option(None, "--output-dir", help="One answers file per partition (part-00000.csv, ...) instead of one"),
+    output_dir: Path = typer.Option(
+        None, "--output-dir", help="One answers file per partition (part-00000.csv, ...) instead of one"
+    ),
     batch_size: int = typer.Option(64, "--batch-size", "-b", help="Sentences per nlp.pipe batch"),
-    n_process: int = typer.Option(1, "--n-process", "-n", help="Processes answering (each loads the pipeline); with --dask, the local cluster's workers (default: one per core)"),
-    partition_size: int = typer.Option(1024, "--partition-size", help="Orders handed to a process or worker at a time (a whole number of batches)"),
-    dask: bool = typer.Option(False, "--dask", help="Answer on a Dask cluster: a local one, or the scheduler whose address follows (--dask tcp://HOST:8786); needs the dask extra"),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar (there is none when stderr is not a terminal) and no summary"),
-    steps: bool = typer.Option(False, "--steps", help="Write the stops the request asks for between the ends: sentenceID,Departure,Step1,...,Destination"),
+    n_process: int = typer.Option(
+        1,
+        "--n-process",
+        "-n",
+        help="Processes answering (each loads the pipeline); with --dask, the local cluster's workers (default: one per core)",
+    ),
+    partition_size: int = typer.Option(
+        1024, "--partition-size", help="Orders handed to a process or worker at a time (a whole number of batches)"
+    ),
+    dask: bool = typer.Option(
+        False,
+        "--dask",
+        help="Answer on a Dask cluster: a local one, or the scheduler whose address follows (--dask tcp://HOST:8786); needs the dask extra",
+    ),
+    quiet: bool = typer.Option(
+        False, "--quiet", "-q", help="No progress bar (there is none when stderr is not a terminal) and no summary"
+    ),
+    steps: bool = typer.Option(
+        False,
+        "--steps",
+        help="Write the stops the request asks for between the ends: sentenceID,Departure,Step1,...,Destination",
+    ),
 ) -> None:
     """Travel Order Resolver: answer `sentenceID,Departure,Destination` or
     `sentenceID,INVALID` for every order (with --steps, the route's
@@ -137,8 +161,14 @@ def resolve_command(
         stack.callback(backend.close)
         try:
             counts = resolve_inputs(
-                sources, backend, out=out, output_dir=output_dir, partition_size=partition_size_for(partition_size, batch_size),
-                first_partition_size=batch_size, progress=wants_progress(quiet), steps=steps,
+                sources,
+                backend,
+                out=out,
+                output_dir=output_dir,
+                partition_size=partition_size_for(partition_size, batch_size),
+                first_partition_size=batch_size,
+                progress=wants_progress(quiet),
+                steps=steps,
             )
         except (OSError, ValueError) as e:
             fail(f"Cannot resolve: {e}")
@@ -208,12 +238,18 @@ def serve_command(
     max_orders: int = typer.Option(1_000, "--max-orders", help="Most orders in one request (more: 413)"),
     batch_size: int = typer.Option(64, "--batch-size", "-b", help="Orders per nlp.pipe batch"),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn's log level (warning: no line per request)"),
-    steps: bool = typer.Option(False, "--steps", help="Each order's line holds the stops between the ends, as `resolve --steps`"),
+    steps: bool = typer.Option(
+        False, "--steps", help="Each order's line holds the stops between the ends, as `resolve --steps`"
+    ),
 ) -> None:
     """HTTP service (FastAPI + uvicorn): POST /resolve with {"text": ...} or
     {"orders": [{"id", "sentence"}, ...]}, GET /health, and GET / a page that
     shows a request's entities and trip (the serve extra: FastAPI, uvicorn)."""
-    for hint, value in (("--max-body-bytes", max_body_bytes), ("--max-orders", max_orders), ("--batch-size", batch_size)):
+    for hint, value in (
+        ("--max-body-bytes", max_body_bytes),
+        ("--max-orders", max_orders),
+        ("--batch-size", batch_size),
+    ):
         if value < 1:
             raise typer.BadParameter(f"must be a positive integer, got {value}", param_hint=hint)
     try:
@@ -230,8 +266,16 @@ def serve_command(
     except (OSError, ValueError) as e:
         typer.echo(f"Cannot use model '{model}': {e}", err=True)
         raise typer.Exit(2) from None
-    serve(nlp, host=host, port=port, log_level=log_level, max_body_bytes=max_body_bytes,
-          max_orders=max_orders, batch_size=batch_size, steps=steps)
+    serve(
+        nlp,
+        host=host,
+        port=port,
+        log_level=log_level,
+        max_body_bytes=max_body_bytes,
+        max_orders=max_orders,
+        batch_size=batch_size,
+        steps=steps,
+    )
 
 
 @benchmark_app.command("pipelines")
@@ -262,17 +306,26 @@ def benchmark_resolve(
     out_dir: Path = typer.Option(DEFAULT_BENCH_DIR, "--out", "-o", help="Where JSON and PNG go"),
     n_orders: int = typer.Option(200_000, "--n-orders", help="Generated orders for the resolve runs"),
     n_process: int = typer.Option(2, "--n-process", help="Processes, and Dask local workers, of the parallel runs"),
-    memory_orders: int = typer.Option(1_000_000, "--memory-orders", help="Orders of the one-process memory check (0: skip it)"),
+    memory_orders: int = typer.Option(
+        1_000_000, "--memory-orders", help="Orders of the one-process memory check (0: skip it)"
+    ),
     n_requests: int = typer.Option(10_000, "--requests", help="Requests sent to the service (0: skip it)"),
     clients: int = typer.Option(8, "--clients", help="Concurrent clients of the service"),
-    n_sentences: int = typer.Option(50_000, "--sentences", help="Distinct generated sentences the orders cycle through"),
+    n_sentences: int = typer.Option(
+        50_000, "--sentences", help="Distinct generated sentences the orders cycle through"
+    ),
     seed: int = typer.Option(0, "--seed"),
 ) -> None:
     """`resolve` with 1 process, --n-process N and --dask (N local workers):
     orders/s, time to the first answer, peak memory, identical output; the
     memory check on a larger file; `serve` under concurrent clients: requests/s,
     p50 / p99 latency, errors. Run it on an idle machine."""
-    for hint, value in (("--n-orders", n_orders), ("--n-process", n_process), ("--clients", clients), ("--sentences", n_sentences)):
+    for hint, value in (
+        ("--n-orders", n_orders),
+        ("--n-process", n_process),
+        ("--clients", clients),
+        ("--sentences", n_sentences),
+    ):
         if value < 1:
             raise typer.BadParameter(f"must be a positive integer, got {value}", param_hint=hint)
     for hint, value in (("--memory-orders", memory_orders), ("--requests", n_requests)):
@@ -282,8 +335,15 @@ def benchmark_resolve(
 
     try:
         run_resolve_benchmark(
-            model, out_dir, n_orders=n_orders, n_process=n_process, memory_orders=memory_orders,
-            n_requests=n_requests, clients=clients, n_sentences=n_sentences, seed=seed,
+            model,
+            out_dir,
+            n_orders=n_orders,
+            n_process=n_process,
+            memory_orders=memory_orders,
+            n_requests=n_requests,
+            clients=clients,
+            n_sentences=n_sentences,
+            seed=seed,
         )
     except (ImportError, RuntimeError) as e:
         typer.echo(str(e), err=True)

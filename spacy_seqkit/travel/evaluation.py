@@ -3,6 +3,7 @@
 Every figure is printed beside the same figure for a baseline that uses
 fr_core_news_md's LOC entities and preposition rules, so no number stands alone.
 """
+
 import json
 import time
 from pathlib import Path
@@ -136,8 +137,7 @@ def print_report(results: Dict[str, Dict[str, Any]]) -> None:
     for label in labels:
         for key in ("p", "r", "f"):
             rows.append(
-                [f"{label} {key.upper()}"]
-                + [fmt(results[n]["ents_per_type"].get(label, {}).get(key)) for n in names]
+                [f"{label} {key.upper()}"] + [fmt(results[n]["ents_per_type"].get(label, {}).get(key)) for n in names]
             )
     rows.append(["words/s"] + [fmt(results[n]["words_per_second"], digits=0) for n in names])
     n_records = results[names[0]]["n"]
@@ -225,15 +225,23 @@ def compare_rewriters(models, data_paths, output=None, baseline: bool = True):
             table[name] = {**scores, "exact": rewrite["rewrite_exact"], "chrf": rewrite["rewrite_chrf"]}
         results[str(data)] = table
         names = list(table)
-        rows = [[label] + [fmt(table[n][key], digits) for n in names] for label, key, digits in (
-            ("trip accuracy", "trip_acc", 3), ("validity accuracy", "validity_acc", 3),
-            ("exact match", "exact", 3), ("chrF", "chrf", 3), ("words/s", "words_per_second", 0))]
+        rows = [
+            [label] + [fmt(table[n][key], digits) for n in names]
+            for label, key, digits in (
+                ("trip accuracy", "trip_acc", 3),
+                ("validity accuracy", "validity_acc", 3),
+                ("exact match", "exact", 3),
+                ("chrF", "chrf", 3),
+                ("words/s", "words_per_second", 0),
+            )
+        ]
         msg.divider(f"{data}: {len(records)} sentences")
         msg.table(rows, header=["metric"] + names, divider=True, widths="auto", aligns=["l"] + ["r"] * len(names))
     if output is not None:
         output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(json.dumps({"models": dict(models), "results": results}, indent=2, ensure_ascii=False),
-                          encoding="utf8")
+        output.write_text(
+            json.dumps({"models": dict(models), "results": results}, indent=2, ensure_ascii=False), encoding="utf8"
+        )
     return results
 
 

@@ -1,5 +1,6 @@
 """Static word vectors trained with word2vec's approximate losses (negative
 sampling, hierarchical softmax), for spaCy's `include_static_vectors`."""
+
 from .config import Word2VecConfig
 from .io import read_word2vec_text, write_word2vec_text
 from .model import Word2VecModel, window_step

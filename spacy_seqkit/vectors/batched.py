@@ -3,11 +3,12 @@ frequent words, draw a reduced window per center, build all (center, context)
 examples of a chunk of the corpus with numpy, and apply one batched SGD step
 per chunk with torch. No Python loop per word; it runs on any torch device and
 where numba is missing, but on CPU the compiled kernel (kernel.py) is faster."""
+
 from typing import List
 
 import numpy
 
-from .config import Word2VecConfig
+from .config import DEFAULT_LR, Word2VecConfig
 from .model import Word2VecModel, add_to_inputs, window_step
 from .vocab import Corpus, Vocabulary
 
@@ -35,7 +36,9 @@ def subsample(corpus: Corpus, keep_probs: numpy.ndarray, rng: numpy.random.Gener
     return numpy.flatnonzero(rng.random(len(corpus)) < keep_probs[corpus.ids])
 
 
-def padded_groups(positions: numpy.ndarray, key: numpy.ndarray, weight: numpy.ndarray, overhead: float) -> List[numpy.ndarray]:
+def padded_groups(
+    positions: numpy.ndarray, key: numpy.ndarray, weight: numpy.ndarray, overhead: float
+) -> List[numpy.ndarray]:
     """Split `positions` into groups of consecutive `key` values, each padded
     to its largest key, minimising sum(overhead + largest key * summed
     `weight`) over the groups (exact, by dynamic programming over the
@@ -144,6 +147,7 @@ class BatchedTrainer:
         keep_probs = self.vocab.keep_probabilities(cfg.sample)
         n = len(corpus)
         total = n * cfg.epochs
+        start_lr = float(cfg.lr or DEFAULT_LR[cfg.model])
         chunk = self.batch_size(n)  # center words per SGD step
         update = {"skipgram": self._skipgram_update, "cbow": self._cbow_update}[cfg.model]
         progress = not bar.disable
@@ -159,7 +163,7 @@ class BatchedTrainer:
                 end = min(begin + chunk, ids.size)
                 # Linear decay over raw words read (subsampled ones included), as word2vec.c.
                 raw_done = epoch * n + (int(kept[begin]) if kept.size else 0)
-                lr = max(cfg.min_lr, cfg.lr - (cfg.lr - cfg.min_lr) * raw_done / total)
+                lr = max(cfg.min_lr, start_lr - (start_lr - cfg.min_lr) * raw_done / total)
                 ctx, valid = context_range(ids, sentence, begin, end, cfg.window)
                 valid &= self._distance[None, :] <= reduced[begin:end, None]
                 step_loss, step_n = self._step(update, ids[begin:end], ctx, valid, lr, gen)
@@ -198,7 +202,11 @@ class BatchedTrainer:
         if fill.max() == fill.min():
             return groups
         ones = numpy.ones_like(fill)
-        return [part for group, width in zip(groups, widths) for part in padded_groups(group, fill, ones * width, GROUP_COST)]
+        return [
+            part
+            for group, width in zip(groups, widths)
+            for part in padded_groups(group, fill, ones * width, GROUP_COST)
+        ]
 
     def _output_rows(self, words, gen):
         """The output rows, labels and mask of the words (see Word2VecModel.output_rows)."""
@@ -299,4 +307,3 @@ class BatchedTrainer:
         grad_ctx = torch.repeat_interleave(grad_hidden, torch.as_tensor(count, device=device), dim=0)
         add_to_inputs(model, flat_ctx, grad_ctx, cfg.cap)
         return loss, int(targets.size)
-

@@ -1,4 +1,5 @@
 """The settings of word2vec training."""
+
 from dataclasses import dataclass
 from typing import Optional
 
@@ -57,7 +58,9 @@ class Word2VecConfig:
         check_probability("sample", self.sample)
         check_choice("engine", self.engine, ENGINES)
         if self.engine == "compiled" and str(self.device) != "cpu":
-            raise ValueError(f"'engine': 'compiled' runs on the CPU only; use engine='torch' for device {self.device!r}")
+            raise ValueError(
+                f"'engine': 'compiled' runs on the CPU only; use engine='torch' for device {self.device!r}"
+            )
         if self.lr is None:
             self.lr = DEFAULT_LR[self.model]
         for name in ("lr", "min_lr"):

@@ -1,5 +1,6 @@
 """The word2vec text format: a `rows dim` header, then `word v1 ... vdim` per line.
 `spacy init vectors LANG FILE DIR` reads it."""
+
 from pathlib import Path
 from typing import List, Sequence, Tuple, Union
 

@@ -13,8 +13,9 @@ center skipped) or the center's Huffman path. A score outside (-MAX_EXP,
 MAX_EXP) is left untouched, as gensim does; sigmoid and log-sigmoid come from
 tables. The functions below are plain Python; compiled() compiles them.
 """
+
 import types
-from typing import Tuple
+from typing import Any, List, Literal, Tuple
 
 import numpy
 
@@ -59,8 +60,28 @@ def _below(bits, n):
     return numpy.int64(((bits >> numpy.uint64(32)) * numpy.uint64(n)) >> numpy.uint64(32))
 
 
-def _output_rows(src, srow, center, syn1, lr, work, scores, rows, labels, state, hs, negative, accept, alias,
-                 points, codes, lengths, sig, logsig, log1msig):
+def _output_rows(
+    src,
+    srow,
+    center,
+    syn1,
+    lr,
+    work,
+    scores,
+    rows,
+    labels,
+    state,
+    hs,
+    negative,
+    accept,
+    alias,
+    points,
+    codes,
+    lengths,
+    sig,
+    logsig,
+    log1msig,
+):
     """Score src[srow] against the center's output rows (its Huffman path,
     or itself and `negative` noise words, a draw equal to the center
     skipped), adding src's gradient to work; returns the summed loss.
@@ -106,8 +127,30 @@ def _output_rows(src, srow, center, syn1, lr, work, scores, rows, labels, state,
     return loss
 
 
-def train_job(syn0, syn1, ids, bounds, sg, hs, window, negative, keep, accept, alias, points, codes, lengths,
-              sig, logsig, log1msig, lr, min_lr, done, total, seed):
+def train_job(
+    syn0,
+    syn1,
+    ids,
+    bounds,
+    sg,
+    hs,
+    window,
+    negative,
+    keep,
+    accept,
+    alias,
+    points,
+    codes,
+    lengths,
+    sig,
+    logsig,
+    log1msig,
+    lr,
+    min_lr,
+    done,
+    total,
+    seed,
+):
     """Train on the sentences ids[bounds[s]:bounds[s + 1]] of one job, with
     the learning rate decayed linearly from `lr` to `min_lr` over `total` raw
     words, `done` of them read before this job. Returns (summed loss, number
@@ -144,8 +187,28 @@ def train_job(syn0, syn1, ids, bounds, sg, hs, window, negative, keep, accept, a
                     context = kept[j]
                     for k in range(dim):
                         work[k] = 0.0
-                    loss += _output_rows(syn0, context, center, syn1, alpha, work, scores, rows, labels, state, hs, negative, accept, alias,
-                                         points, codes, lengths, sig, logsig, log1msig)
+                    loss += _output_rows(
+                        syn0,
+                        context,
+                        center,
+                        syn1,
+                        alpha,
+                        work,
+                        scores,
+                        rows,
+                        labels,
+                        state,
+                        hs,
+                        negative,
+                        accept,
+                        alias,
+                        points,
+                        codes,
+                        lengths,
+                        sig,
+                        logsig,
+                        log1msig,
+                    )
                     for k in range(dim):
                         syn0[context, k] += work[k]
                     examples += 1
@@ -160,8 +223,28 @@ def train_job(syn0, syn1, ids, bounds, sg, hs, window, negative, keep, accept, a
                 inv = numpy.float32(1.0 / (hi - lo - 1))
                 for k in range(dim):
                     hidden[0, k] *= inv
-                loss += _output_rows(hidden, 0, center, syn1, alpha, work, scores, rows, labels, state, hs, negative, accept, alias,
-                                     points, codes, lengths, sig, logsig, log1msig)
+                loss += _output_rows(
+                    hidden,
+                    0,
+                    center,
+                    syn1,
+                    alpha,
+                    work,
+                    scores,
+                    rows,
+                    labels,
+                    state,
+                    hs,
+                    negative,
+                    accept,
+                    alias,
+                    points,
+                    codes,
+                    lengths,
+                    sig,
+                    logsig,
+                    log1msig,
+                )
                 for j in range(lo, hi):
                     if j != i:
                         for k in range(dim):
@@ -208,9 +291,24 @@ class CompiledJobs:
     def _run(self, ids, bounds, done, total, seed):
         cfg = self.config
         return self.kernel(
-            self.syn0, self.syn1, ids, bounds, cfg.model == "skipgram", cfg.loss == "hs", cfg.window, cfg.negative,
-            self.keep, self.accept, self.alias, *self.paths, *self.tables, float(cfg.lr), float(cfg.min_lr),
-            numpy.int64(done), numpy.int64(total), numpy.uint64(seed),
+            self.syn0,
+            self.syn1,
+            ids,
+            bounds,
+            cfg.model == "skipgram",
+            cfg.loss == "hs",
+            cfg.window,
+            cfg.negative,
+            self.keep,
+            self.accept,
+            self.alias,
+            *self.paths,
+            *self.tables,
+            float(cfg.lr),
+            float(cfg.min_lr),
+            numpy.int64(done),
+            numpy.int64(total),
+            numpy.uint64(seed),
         )
 
     def train(self, corpus, result, bar, on_epoch) -> None:
@@ -224,11 +322,16 @@ class CompiledJobs:
         pool = ThreadPoolExecutor(cfg.threads) if cfg.threads > 1 else None
         try:
             for epoch in range(cfg.epochs):
-                jobs = []
+                jobs: List[Tuple[int, Any]] = []
                 for j in range(cuts.size - 1):
                     lo, hi = bounds[cuts[j]], bounds[cuts[j + 1]]
-                    args = (corpus.ids[lo:hi], bounds[cuts[j] : cuts[j + 1] + 1] - lo, epoch * n + lo, n * cfg.epochs,
-                            job_seed(cfg.seed, epoch, j))
+                    args = (
+                        corpus.ids[lo:hi],
+                        bounds[cuts[j] : cuts[j + 1] + 1] - lo,
+                        epoch * n + lo,
+                        n * cfg.epochs,
+                        job_seed(cfg.seed, epoch, j),
+                    )
                     jobs.append((hi - lo, pool.submit(self._run, *args) if pool else args))
                 loss_sum, examples = 0.0, 0
                 for j, (words, job) in enumerate(jobs):
@@ -256,16 +359,14 @@ def compiled():
             import numba
         except ImportError:
             return None
-        options = dict(nogil=True, fastmath=True, cache=True, error_model="numpy")
         # The same code objects, with globals in which each helper is its compiled
         # twin, inlined into train_job (so that the loss and engine branches are hoisted).
         namespace = dict(globals())
         for name in ("_next", "_below", "_output_rows", "train_job"):
             func = globals()[name]
-            inline = "never" if name == "train_job" else "always"
-            namespace[name] = numba.njit(inline=inline, **options)(
-                types.FunctionType(func.__code__, namespace, name, func.__defaults__)
-            )
+            inline: Literal["never", "always"] = "never" if name == "train_job" else "always"
+            compile = numba.njit(inline=inline, nogil=True, fastmath=True, cache=True, error_model="numpy")
+            namespace[name] = compile(types.FunctionType(func.__code__, namespace, name, func.__defaults__))
         _COMPILED = namespace["train_job"]
     return _COMPILED
 

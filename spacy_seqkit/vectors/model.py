@@ -14,6 +14,9 @@ The gradients are applied in place with `index_add_` on plain tensors (manual
 SGD, like word2vec.c): only the touched rows are written, never a |V| x dim
 gradient.
 """
+
+from typing import Dict, Type, Union
+
 import numpy
 
 from ..layers.approx_softmax import AliasSampler, huffman_codes, noise_distribution
@@ -103,7 +106,10 @@ class HuffmanPathRows:
 
 
 # The output rows of each loss, by its name in Word2VecConfig.
-OUTPUT_ROWS = {"ns": NegativeSamplingRows, "hs": HuffmanPathRows}
+OUTPUT_ROWS: Dict[str, Union[Type[NegativeSamplingRows], Type[HuffmanPathRows]]] = {
+    "ns": NegativeSamplingRows,
+    "hs": HuffmanPathRows,
+}
 
 
 class Word2VecModel:
@@ -128,7 +134,7 @@ class Word2VecModel:
         # outputs 0.
         self.input = ((2 * torch.rand(self.n_words, dim, generator=gen) - 1) / dim).to(device)
         self.output = torch.zeros(OUTPUT_ROWS[loss].n_rows(self.n_words), dim, device=device)
-        self.rows = OUTPUT_ROWS[loss](counts, device)
+        self.rows: Union[NegativeSamplingRows, HuffmanPathRows] = OUTPUT_ROWS[loss](counts, device)
 
     @property
     def device(self):
@@ -213,10 +219,16 @@ def window_step(model: Word2VecModel, parts, lr: float, cap: float):
             ids = _cat([part[5].reshape(-1) for part in with_ids])
             weights = None
             if any(part[1] is not None for part in with_ids):
-                weights = _cat([
-                    (part[1] if part[1] is not None else torch.ones(part[5].shape, dtype=out.dtype, device=out.device)).reshape(-1)
-                    for part in with_ids
-                ])
+                weights = _cat(
+                    [
+                        (
+                            part[1]
+                            if part[1] is not None
+                            else torch.ones(part[5].shape, dtype=out.dtype, device=out.device)
+                        ).reshape(-1)
+                        for part in with_ids
+                    ]
+                )
             in_scale = _cap_scale(torch.bincount(ids, weights=weights, minlength=model.n_words), cap, out.dtype)
     grads = []
     for (W, g), (inputs, _, rows, _, _, input_ids) in zip(scored, parts):
@@ -240,7 +252,7 @@ def _cat(tensors):
 
 def _cap_scale(hits, cap: float, dtype):
     """min(1, cap / hits) per row (1 for rows not hit)."""
-    return (cap / hits.to(dtype).clamp(min=cap))
+    return cap / hits.to(dtype).clamp(min=cap)
 
 
 def add_to_inputs(model: Word2VecModel, ids, grads, cap: float, weights=None) -> None:

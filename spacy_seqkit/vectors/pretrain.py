@@ -1,4 +1,5 @@
 """The `pretrain-vectors` command as a function: text file → word2vec text file."""
+
 from itertools import chain
 from pathlib import Path
 from typing import Optional, Sequence, Union

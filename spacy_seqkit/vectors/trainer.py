@@ -1,5 +1,6 @@
 """Training word2vec: the compiled kernel (kernel.py) over jobs of whole
 sentences, on `threads` threads, or torch's batched steps (batched.py)."""
+
 import time
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Sequence, Tuple
@@ -37,7 +38,9 @@ class Word2VecTrainer:
             )
         self.vocab = vocab
         self.config = config
-        self.model = Word2VecModel(vocab.counts, dim=config.dim, loss=config.loss, seed=config.seed, device=config.device)
+        self.model = Word2VecModel(
+            vocab.counts, dim=config.dim, loss=config.loss, seed=config.seed, device=config.device
+        )
 
     def engine(self) -> str:
         """The engine this trainer runs ("compiled" or "torch"), see Word2VecConfig.engine."""
@@ -96,7 +99,9 @@ def train_vectors(
     config = config or Word2VecConfig()
     vocab = Vocabulary.from_sentences(sentences, min_count=config.min_count)
     if len(vocab) == 0:
-        raise ValueError(f"no word occurs at least min_count ({config.min_count}) times; the text is empty or too small")
+        raise ValueError(
+            f"no word occurs at least min_count ({config.min_count}) times; the text is empty or too small"
+        )
     trainer = Word2VecTrainer(vocab, config)
     result = trainer.train(vocab.encode(sentences), progress=progress)
     return vocab, trainer.model.vectors(), result

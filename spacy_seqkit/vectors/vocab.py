@@ -1,4 +1,5 @@
 """Reading a text file into sentences of tokens, the vocabulary, and the corpus as id arrays."""
+
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path

@@ -1,4 +1,5 @@
 """Helpers shared by the rewriter tests (recurrent and Transformer)."""
+
 import pytest
 import spacy
 from thinc.api import Config, fix_random_seed

@@ -1,6 +1,7 @@
 """spacy-seqkit.AttentionEncoder.v1: config resolution, argument checks, padding
 invariance, the three attention modes against reference forms, positions,
 gradients, serialization, training with `ner`, empty and very long docs."""
+
 import math
 import pickle
 
@@ -131,18 +132,14 @@ def test_attention_encoder_resolves_from_config(attention, positions):
     ],
 )
 def test_attention_encoder_bad_argument_names_it(overrides, name):
-    config = Config().from_str(
-        ENCODER_CONFIG.format(attention="full", positions="sinusoidal", width=WIDTH)
-    )
+    config = Config().from_str(ENCODER_CONFIG.format(attention="full", positions="sinusoidal", width=WIDTH))
     config["model"].update(overrides)
     with pytest.raises(ValueError, match=f"'{name}'"):
         registry.resolve(config)
 
 
 def test_attention_encoder_bad_choice_lists_allowed_values():
-    config = Config().from_str(
-        ENCODER_CONFIG.format(attention="full", positions="sinusoidal", width=WIDTH)
-    )
+    config = Config().from_str(ENCODER_CONFIG.format(attention="full", positions="sinusoidal", width=WIDTH))
     config["model"]["attention"] = "sparse"
     with pytest.raises(ValueError, match="'full', 'local', 'linear'"):
         registry.resolve(config)
@@ -315,9 +312,7 @@ def test_attention_encoder_bytes_and_disk_round_trip(attention, tmp_path):
 
 @pytest.mark.parametrize("attention", ATTENTION_MODES)
 def test_attention_encoder_dropout_only_in_training(attention):
-    config = Config().from_str(
-        ENCODER_CONFIG.format(attention=attention, positions="sinusoidal", width=WIDTH)
-    )
+    config = Config().from_str(ENCODER_CONFIG.format(attention=attention, positions="sinusoidal", width=WIDTH))
     config["model"].update({"dropout": 0.2, "attention_dropout": 0.2})
     model = registry.resolve(config)["model"]
     Xs = random_docs([70, 5, 60])
@@ -332,8 +327,7 @@ def test_attention_encoder_dropout_only_in_training(attention):
 
 def test_attention_encoder_seeded_determinism():
     Xs = random_docs([8, 3])
-    assert_lists_close(make_encoder("local", seed=7).predict(Xs),
-                       make_encoder("local", seed=7).predict(Xs), atol=0)
+    assert_lists_close(make_encoder("local", seed=7).predict(Xs), make_encoder("local", seed=7).predict(Xs), atol=0)
 
 
 @pytest.mark.parametrize("attention", ATTENTION_MODES)

@@ -1,4 +1,5 @@
 """spacy-seqkit.AttentionEncoder.v2: AttentionEncoder.v1 behind a maxout window front."""
+
 import numpy
 import pytest
 from spacy.util import registry
@@ -72,8 +73,12 @@ def test_front_round_trip_bytes():
 
 @pytest.mark.parametrize(
     "overrides,name",
-    [({"front_depth": -1}, "front_depth"), ({"front_pieces": 0}, "front_pieces"),
-     ({"front_window": -1}, "front_window"), ({"n_heads": 3}, "width")],
+    [
+        ({"front_depth": -1}, "front_depth"),
+        ({"front_pieces": 0}, "front_pieces"),
+        ({"front_window": -1}, "front_window"),
+        ({"n_heads": 3}, "width"),
+    ],
 )
 def test_bad_front_argument_names_it(overrides, name):
     config = Config().from_str(CONFIG.format(attention="full", front_depth=2))

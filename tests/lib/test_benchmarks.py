@@ -1,4 +1,5 @@
 """Benchmark plumbing: plots are optional, and the CLI names the bad option."""
+
 import sys
 
 import pytest

@@ -1,5 +1,6 @@
 """Decoding on hand-built log-prob tables with known answers, batched vs naive
 beam search on random models, and the approximate softmax structures."""
+
 import math
 
 import numpy
@@ -208,7 +209,9 @@ def test_decoding_batched_beam_equals_naive_on_random_models(seed, beam_size, al
 def test_decoding_bad_arguments(beam_size, n_best):
     dec = TableDecoder(TRAP)
     with pytest.raises(ValueError, match="beam_size|n_best"):
-        beam_search(dec.step, dec.reorder, dec.initial_state(1), [5], bos=BOS, eos=EOS, beam_size=beam_size, n_best=n_best)
+        beam_search(
+            dec.step, dec.reorder, dec.initial_state(1), [5], bos=BOS, eos=EOS, beam_size=beam_size, n_best=n_best
+        )
 
 
 def test_decoding_empty_batch():
@@ -248,13 +251,23 @@ def test_decoding_searches_table_shares_one_signature():
     results = {}
     for name, run in SEARCHES.items():
         dec = TableDecoder(TRAP)
-        results[name] = run(dec.step, dec.reorder, dec.initial_state(1), [10], bos=BOS, eos=EOS,
-                            beam_size=2, n_best=1, length_penalty=penalty)
+        results[name] = run(
+            dec.step,
+            dec.reorder,
+            dec.initial_state(1),
+            [10],
+            bos=BOS,
+            eos=EOS,
+            beam_size=2,
+            n_best=1,
+            length_penalty=penalty,
+        )
     assert results["beam"] == results["naive_beam"] != results["greedy"]
     # "beam" with a beam of 1 is greedy search.
     dec = TableDecoder(TRAP)
-    one = SEARCHES["beam"](dec.step, dec.reorder, dec.initial_state(1), [10], bos=BOS, eos=EOS, beam_size=1,
-                           length_penalty=penalty)
+    one = SEARCHES["beam"](
+        dec.step, dec.reorder, dec.initial_state(1), [10], bos=BOS, eos=EOS, beam_size=1, length_penalty=penalty
+    )
     assert one == results["greedy"]
 
 

@@ -1,5 +1,6 @@
 """spacy-seqkit.MaxoutWindowEncoder.v1 as spaCy users meet it: from a config,
 inside spacy.Tok2Vec.v2, trained with ner, saved and loaded."""
+
 import pickle
 
 import numpy
@@ -78,8 +79,11 @@ width = 32
 
 def make_encoder(depth=2, window_size=1, maxout_pieces=2, dilation="1", width=WIDTH):
     text = ENCODER_CONFIG.format(
-        width=width, depth=depth, window_size=window_size,
-        maxout_pieces=maxout_pieces, dilation=dilation,
+        width=width,
+        depth=depth,
+        window_size=window_size,
+        maxout_pieces=maxout_pieces,
+        dilation=dilation,
     )
     model = registry.resolve(Config().from_str(text))["model"]
     model.initialize(X=[numpy.zeros((3, width), dtype="f")])

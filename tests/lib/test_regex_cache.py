@@ -1,6 +1,7 @@
 """The start-up cache of large regular expressions: a pattern built from the cache file
 matches as the one CPython compiles, is used without compiling, and anything wrong with
 the file only means compiling as usual."""
+
 import json
 import os
 import re
@@ -16,8 +17,9 @@ pytestmark = pytest.mark.skipif(not regex_cache._has_internals(), reason="needs 
 
 # A large pattern with groups, classes, inline flags and anchors, like spaCy's TOKEN_MATCH.
 WORDS = [f"mot{i}" for i in range(9000)]
-PATTERN = "(?iu)" + "|".join(f"(?:^{w}[-‐](?P<tail{i}>[a-zà-ÿ]+)$)" if i < 3 else f"(?:^{w}[-‐][a-zà-ÿ]+$)"
-                             for i, w in enumerate(WORDS))
+PATTERN = "(?iu)" + "|".join(
+    f"(?:^{w}[-‐](?P<tail{i}>[a-zà-ÿ]+)$)" if i < 3 else f"(?:^{w}[-‐][a-zà-ÿ]+$)" for i, w in enumerate(WORDS)
+)
 PROBES = ["mot0-été", "MOT17-x", "mot8999‐ab", "mot9000-ab", "mot12", "mot5-", "mot5-A1", "xmot5-ab", "mot2-ÿ", ""]
 
 
@@ -54,7 +56,11 @@ def test_regex_cache_first_start_writes_then_next_start_compiles_nothing(cache_d
     reference = compiled_by_cpython(PATTERN)
     for built in (first, second):
         assert (built.pattern, built.flags, built.groups, built.groupindex) == (
-            reference.pattern, reference.flags, reference.groups, reference.groupindex)
+            reference.pattern,
+            reference.flags,
+            reference.groups,
+            reference.groupindex,
+        )
         for probe in PROBES:
             expected = reference.match(probe)
             got = built.match(probe)
@@ -114,8 +120,13 @@ def test_regex_cache_french_pipeline_starts_from_the_cache_with_the_same_tokens(
     env = {**os.environ, CACHE_ENV: str(tmp_path / "cache")}
     runs = []
     for _ in range(2):
-        out = subprocess.run([sys.executable, "-c", START, str(tmp_path / "blank_fr")], env=env,
-                             capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(
+            [sys.executable, "-c", START, str(tmp_path / "blank_fr")],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         runs.append(json.loads(out.strip().splitlines()[-1]))
     assert len(runs[0]["large_compiled"]) == 1 and runs[0]["large_compiled"][0] > 1_000_000
     assert runs[1]["large_compiled"] == []

@@ -1,4 +1,5 @@
 """The seqkit_rewriter component: training, round trips, edge cases, config errors."""
+
 import pickle
 import random
 
@@ -62,7 +63,9 @@ def test_rewriter_overfitting_IO(tmp_path):
     nlp_disk = spacy.load(tmp_path / "model")
     assert nbest(nlp_disk, TRAIN_WORDS[:5]) == expected
     # The vocabulary came back with the weights.
-    assert nlp_disk.get_pipe("seqkit_rewriter").cfg["target_vocab"] == nlp.get_pipe("seqkit_rewriter").cfg["target_vocab"]
+    assert (
+        nlp_disk.get_pipe("seqkit_rewriter").cfg["target_vocab"] == nlp.get_pipe("seqkit_rewriter").cfg["target_vocab"]
+    )
 
     nlp_pickle = pickle.loads(pickle.dumps(nlp))
     assert nbest(nlp_pickle, TRAIN_WORDS[:5]) == expected
@@ -122,8 +125,28 @@ window_size = 1
 maxout_pieces = 2
 """
 
-NAMES = ["lyon", "paris", "nice", "brest", "metz", "tours", "dijon", "rouen", "caen", "pau",
-         "nancy", "reims", "laval", "vichy", "arles", "sete", "agen", "albi", "auch", "gap"]
+NAMES = [
+    "lyon",
+    "paris",
+    "nice",
+    "brest",
+    "metz",
+    "tours",
+    "dijon",
+    "rouen",
+    "caen",
+    "pau",
+    "nancy",
+    "reims",
+    "laval",
+    "vichy",
+    "arles",
+    "sete",
+    "agen",
+    "albi",
+    "auch",
+    "gap",
+]
 
 
 def trip_data(names, seed):
@@ -352,7 +375,9 @@ def test_rewriter_reader_reads_jsonl(tmp_path):
     from spacy_seqkit.readers import create_rewrite_reader
 
     path = tmp_path / "data.jsonl"
-    srsly.write_jsonl(path, [{"text": "de Lyon a Paris", "rewrite": "Lyon > Paris"}, {"text": "bonjour", "rewrite": None}])
+    srsly.write_jsonl(
+        path, [{"text": "de Lyon a Paris", "rewrite": "Lyon > Paris"}, {"text": "bonjour", "rewrite": None}]
+    )
     nlp = spacy.blank("fr")
     examples = list(create_rewrite_reader(path)(nlp))
     assert [eg.reference._.rewrite for eg in examples] == ["Lyon > Paris", None]
@@ -392,7 +417,13 @@ def test_rewriter_copy_in_other_case():
     from spacy_seqkit.layers.seq2seq import other_case, torch_module
 
     assert [other_case(u) for u in ("m", "M", "é", "-", "paris", "PARIS", "Paris")] == [
-        "M", "m", "É", "-", "Paris", "paris", "paris"
+        "M",
+        "m",
+        "É",
+        "-",
+        "Paris",
+        "paris",
+        "paris",
     ]
     fix_random_seed(0)
     nlp = spacy.blank("fr")
@@ -412,8 +443,12 @@ def test_rewriter_copy_in_other_case():
             gate.weight.zero_()
             gate.bias.fill_(bias)
         state = module.encode(
-            torch.as_tensor(inputs.src), None, inputs.lengths, torch.as_tensor(inputs.src_ext),
-            inputs.n_ext, torch.as_tensor(inputs.src_alt),
+            torch.as_tensor(inputs.src),
+            None,
+            inputs.lengths,
+            torch.as_tensor(inputs.src_ext),
+            inputs.n_ext,
+            torch.as_tensor(inputs.src_alt),
         )
         o, attn, ctx, emb, state = module.step_hidden(torch.ones(2, dtype=torch.long), state)
         probs = module.full_log_probs(o, attn, ctx, emb, state).exp()
@@ -435,8 +470,11 @@ def test_rewriter_length_penalty_number_is_gnmt_alpha(untrained):
     model = pipe.model
     nlp = spacy.blank("en")
     for settings in ({"length_penalty": 0.6}, {"length_penalty": "gnmt", "length_alpha": 0.6}):
-        nlp.add_pipe("seqkit_rewriter", name="other", config={"model": {**TINY}, "beam_size": 2, "n_best": 2,
-                                                              "max_length_ratio": 1.0, **settings})
+        nlp.add_pipe(
+            "seqkit_rewriter",
+            name="other",
+            config={"model": {**TINY}, "beam_size": 2, "n_best": 2, "max_length_ratio": 1.0, **settings},
+        )
         other = nlp.get_pipe("other")
         other.model = model
         assert [hyps for hyps in other.predict([nlp.make_doc(t) for t in texts])] == expected
@@ -446,7 +484,9 @@ def test_rewriter_length_penalty_number_is_gnmt_alpha(untrained):
     docs = [untrained.make_doc(t) for t in texts]
     greedy = predict_rewrites(model, docs, search="greedy", length_penalty="average")
     assert greedy == predict_rewrites(model, docs, search="beam", beam_size=1, length_penalty="average")
-    assert all(len(h) == 1 for h in predict_rewrites(model, docs, search="naive_beam", beam_size=2, length_penalty="none"))
+    assert all(
+        len(h) == 1 for h in predict_rewrites(model, docs, search="naive_beam", beam_size=2, length_penalty="none")
+    )
 
 
 def test_rewriter_default_model_settings():
@@ -455,10 +495,22 @@ def test_rewriter_default_model_settings():
     nlp.add_pipe("seqkit_rewriter")
     model = dict(nlp.config["components"]["seqkit_rewriter"]["model"])
     assert model == {
-        "@architectures": "spacy-seqkit.Seq2SeqRewriter.v1", "source": "characters", "target": "characters",
-        "embed": None, "copy": False, "embed_width": 64, "hidden_width": 128, "depth": 1, "dropout": 0.1,
-        "attention": "general", "output_layer": "softmax", "n_samples": 64, "label_smoothing": 0.1,
-        "scheduled_sampling": 0.0, "min_count": 1, "max_vocab": 0,
+        "@architectures": "spacy-seqkit.Seq2SeqRewriter.v1",
+        "source": "characters",
+        "target": "characters",
+        "embed": None,
+        "copy": False,
+        "embed_width": 64,
+        "hidden_width": 128,
+        "depth": 1,
+        "dropout": 0.1,
+        "attention": "general",
+        "output_layer": "softmax",
+        "n_samples": 64,
+        "label_smoothing": 0.1,
+        "scheduled_sampling": 0.0,
+        "min_count": 1,
+        "max_vocab": 0,
     }
 
 
@@ -492,14 +544,21 @@ def test_rewriter_loads_weights_saved_under_the_old_flat_keys():
         return torch_module(model)
 
     trained, fresh = module(0), module(1)
-    renamed = {"encoder.layers.": "encoder.", "encoder.src_embed.": "src_embed.", "encoder.memory_proj.": "memory_proj.",
-               "attention.key.": "attn_key.", "attention.query.": "attn_query.", "attention.v.": "attn_v.",
-               "copy.gen_gate.": "gen_gate.", "copy.case_gate.": "case_gate."}
+    renamed = {
+        "encoder.layers.": "encoder.",
+        "encoder.src_embed.": "src_embed.",
+        "encoder.memory_proj.": "memory_proj.",
+        "attention.key.": "attn_key.",
+        "attention.query.": "attn_query.",
+        "attention.v.": "attn_v.",
+        "copy.gen_gate.": "gen_gate.",
+        "copy.case_gate.": "case_gate.",
+    }
     old = {}
     for key, value in trained.state_dict().items():
         for new_prefix, old_prefix in renamed.items():
             if key.startswith(new_prefix):
-                key = old_prefix + key[len(new_prefix):]
+                key = old_prefix + key[len(new_prefix) :]
                 break
         old[key] = value
     assert "attn_v.weight" in old and "encoder.0.0.weight_ih_l0" in old

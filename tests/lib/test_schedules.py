@@ -1,5 +1,6 @@
 """spacy-seqkit.warmup_rsqrt.v1: the Transformer paper's learning rate, as a
 thinc schedule that spaCy's optimizer config can name."""
+
 import itertools
 import math
 
@@ -55,13 +56,16 @@ def test_warmup_rsqrt_matches_the_papers_formula():
 
 @pytest.mark.parametrize(
     "peak_rate,warmup_steps,name",
-    [(0.0, 10, "peak_rate"), (-1e-3, 10, "peak_rate"), (1e-3, 0, "warmup_steps"),
-     (1e-3, -5, "warmup_steps"), (float("nan"), 10, "peak_rate")],
+    [
+        (0.0, 10, "peak_rate"),
+        (-1e-3, 10, "peak_rate"),
+        (1e-3, 0, "warmup_steps"),
+        (1e-3, -5, "warmup_steps"),
+        (float("nan"), 10, "peak_rate"),
+    ],
 )
 def test_warmup_rsqrt_bad_argument_names_it_at_resolution(peak_rate, warmup_steps, name):
-    config = Config().from_str(
-        OPTIMIZER_CONFIG.format(peak_rate=peak_rate, warmup_steps=warmup_steps)
-    )
+    config = Config().from_str(OPTIMIZER_CONFIG.format(peak_rate=peak_rate, warmup_steps=warmup_steps))
     with pytest.raises(ValueError, match=f"'{name}'"):
         registry.resolve(config)
 

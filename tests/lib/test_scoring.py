@@ -1,4 +1,5 @@
 """spacy-seqkit.rewrite_scorer.v1: exact match, chrF, BLEU, ROUGE, CER."""
+
 import pytest
 import spacy
 from spacy.training import Example
@@ -25,8 +26,15 @@ def test_scoring_perfect_and_known_values():
     # ROUGE-2 as rouge-score computes it: "INVALID" has no bigram, so F = 0 even
     # for an exact match; the mean over the two examples is 0.5.
     assert perfect == pytest.approx(
-        {"rewrite_exact": 1.0, "rewrite_chrf": 1.0, "rewrite_bleu": 1.0, "rewrite_rouge1": 1.0,
-         "rewrite_rouge2": 0.5, "rewrite_rougeL": 1.0, "rewrite_cer": 0.0}
+        {
+            "rewrite_exact": 1.0,
+            "rewrite_chrf": 1.0,
+            "rewrite_bleu": 1.0,
+            "rewrite_rouge1": 1.0,
+            "rewrite_rouge2": 0.5,
+            "rewrite_rougeL": 1.0,
+            "rewrite_cer": 0.0,
+        }
     )
     scores = rewrite_score(examples([("Lyon > Pars", "Lyon > Paris"), ("INVALID", "INVALID")]))
     assert scores["rewrite_exact"] == 0.5
@@ -53,8 +61,13 @@ def test_scoring_skips_examples_without_gold_and_handles_missing_predictions():
     assert scores["rewrite_exact"] == 0.0
     assert scores["rewrite_cer"] == pytest.approx(1.0)
     assert rewrite_score(examples([("abc", None)])) == {
-        "rewrite_exact": None, "rewrite_chrf": None, "rewrite_bleu": None, "rewrite_rouge1": None,
-        "rewrite_rouge2": None, "rewrite_rougeL": None, "rewrite_cer": None
+        "rewrite_exact": None,
+        "rewrite_chrf": None,
+        "rewrite_bleu": None,
+        "rewrite_rouge1": None,
+        "rewrite_rouge2": None,
+        "rewrite_rougeL": None,
+        "rewrite_cer": None,
     }
     assert rewrite_score([])["rewrite_exact"] is None
 

@@ -1,4 +1,5 @@
 """spacy-seqkit.Tokenizer.v1: spaCy's tokenizer, for texts with lone surrogates."""
+
 import pickle
 
 import pytest

@@ -1,6 +1,7 @@
 """spacy-seqkit.TransformerRewriter.v1 in the seqkit_rewriter component:
 causality, the key/value cache, padding, round trips, overfitting, config
 errors; BPE pieces and the GRU cell of the recurrent rewriter; attention maps."""
+
 import random
 
 import numpy
@@ -20,8 +21,14 @@ install_rewrite_extensions()
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 TINY = {
-    "@architectures": "spacy-seqkit.TransformerRewriter.v1", "width": 32, "encoder_depth": 2, "decoder_depth": 2,
-    "n_heads": 4, "ffn_width": 64, "dropout": 0.0, "label_smoothing": 0.0,
+    "@architectures": "spacy-seqkit.TransformerRewriter.v1",
+    "width": 32,
+    "encoder_depth": 2,
+    "decoder_depth": 2,
+    "n_heads": 4,
+    "ffn_width": 64,
+    "dropout": 0.0,
+    "label_smoothing": 0.0,
 }
 
 
@@ -36,8 +43,9 @@ REVERSED = [w[::-1] for w in TRAIN_WORDS]
 
 def make_nlp(model=None, **settings):
     nlp = spacy.blank("en")
-    nlp.add_pipe("seqkit_rewriter", config={"model": {**TINY, **(model or {})}, "beam_size": 3, "n_best": 2,
-                                            **settings})
+    nlp.add_pipe(
+        "seqkit_rewriter", config={"model": {**TINY, **(model or {})}, "beam_size": 3, "n_best": 2, **settings}
+    )
     return nlp
 
 
@@ -108,9 +116,15 @@ def test_transformer_rewriter_decoder_is_causal(copy, selective_read):
                 assert torch.equal(w_after[:, :, :t], w_before[:, :, :t])
 
 
-@pytest.mark.parametrize("copy,positions,selective_read", [
-    (False, "sinusoidal", False), (True, "learned", False), (True, "sinusoidal", False), (True, "sinusoidal", True),
-])
+@pytest.mark.parametrize(
+    "copy,positions,selective_read",
+    [
+        (False, "sinusoidal", False),
+        (True, "learned", False),
+        (True, "sinusoidal", False),
+        (True, "sinusoidal", True),
+    ],
+)
 def test_transformer_rewriter_cache_gives_the_full_pass_log_probs(copy, positions, selective_read):
     """Step by step with the key/value cache, and recomputing the prefix, give
     the log-probabilities of one parallel pass over the same prefix (1e-5)."""
@@ -120,8 +134,9 @@ def test_transformer_rewriter_cache_gives_the_full_pass_log_probs(copy, position
     with torch.no_grad():
         decoded = module.teacher_forcing(tgt, state)
         steps = module.read_out(decoded, state, slice(None))
-        full = [module.full_log_probs(*(x if x is None else x[:, t] for x in steps), state)
-                for t in range(tgt.shape[1] - 1)]
+        full = [
+            module.full_log_probs(*(x if x is None else x[:, t] for x in steps), state) for t in range(tgt.shape[1] - 1)
+        ]
         cached, uncached = dict(state), dict(state)
         for t in range(tgt.shape[1] - 1):
             lp_cached, cached = module.decode_step(tgt[:, t], cached)
@@ -133,17 +148,30 @@ def test_transformer_rewriter_cache_gives_the_full_pass_log_probs(copy, position
         assert cached["cache"][0][0].shape[2] == tgt.shape[1] - 1
 
 
-@pytest.mark.parametrize("search,selective_read", [
-    ("beam", False), ("naive_beam", False), ("greedy", False), ("beam", True),
-])
+@pytest.mark.parametrize(
+    "search,selective_read",
+    [
+        ("beam", False),
+        ("naive_beam", False),
+        ("greedy", False),
+        ("beam", True),
+    ],
+)
 def test_transformer_rewriter_cache_gives_the_same_nbest(search, selective_read):
     """The searches work unchanged on the Transformer: with and without the
     cache, the same n-best lists; batched beam equals the naive reference."""
     nlp = initialized({"copy": True, "selective_read": selective_read}, seed=1)
     model = nlp.get_pipe("seqkit_rewriter").model
     docs = [nlp.make_doc(t) for t in ["abc", "fedc ba", "a", "bbbbbbbbbbbb", "cafe"]]
-    kwargs = dict(search=search, beam_size=1 if search == "greedy" else 4, n_best=1 if search == "greedy" else 4,
-                  length_penalty="gnmt", length_alpha=0.6, max_length_ratio=1.0, max_length_extra=3)
+    kwargs = dict(
+        search=search,
+        beam_size=1 if search == "greedy" else 4,
+        n_best=1 if search == "greedy" else 4,
+        length_penalty="gnmt",
+        length_alpha=0.6,
+        max_length_ratio=1.0,
+        max_length_extra=3,
+    )
     cached = predict_rewrites(model, docs, **kwargs)
     uncached = predict_rewrites(model, docs, use_cache=False, **kwargs)
     naive = predict_rewrites(model, docs, **{**kwargs, "search": "naive_beam"}) if search == "beam" else cached
@@ -164,10 +192,14 @@ def test_transformer_rewriter_selective_read_reads_the_copied_positions():
     memory = state["memory"]
     with torch.no_grad():
         read = module.selective_read(tokens, state)
-        expected = module.selective(torch.stack([
-            torch.stack([(memory[0, 0] + memory[0, 3]) / 2, memory[0, 1]]),
-            torch.stack([torch.zeros_like(memory[1, 0]), memory[1, 0]]),
-        ]))
+        expected = module.selective(
+            torch.stack(
+                [
+                    torch.stack([(memory[0, 0] + memory[0, 3]) / 2, memory[0, 1]]),
+                    torch.stack([torch.zeros_like(memory[1, 0]), memory[1, 0]]),
+                ]
+            )
+        )
     assert torch.allclose(read, expected, atol=1e-6)
     plain = initialized({"copy": True}, seed=4)
     plain_module, plain_state, _ = _module_and_state(plain, ["abca"])
@@ -264,8 +296,14 @@ def test_transformer_rewriter_tokens_to_words_with_copy():
     embed = Config().from_str(TOKEN_EMBED)["embed"]
     fix_random_seed(0)
     nlp = spacy.blank("fr")
-    nlp.add_pipe("seqkit_rewriter", config={"model": {**TINY, "source": "tokens", "target": "words", "copy": True,
-                                                      "embed": embed}, "beam_size": 2, "n_best": 2})
+    nlp.add_pipe(
+        "seqkit_rewriter",
+        config={
+            "model": {**TINY, "source": "tokens", "target": "words", "copy": True, "embed": embed},
+            "beam_size": 2,
+            "n_best": 2,
+        },
+    )
     first = train(nlp, sources, targets, 1)
     last = train(nlp, sources, targets, 60, learn_rate=0.005)
     assert last < first
@@ -325,8 +363,16 @@ def test_rewriters_learn_bpe_pieces_at_initialize(architecture, tmp_path):
     sources = [f"de {a} a {b}" for a, b in pairs]
     targets = [f"{a.capitalize()} > {b.capitalize()}" for a, b in pairs]
     sizes = {"width": 32} if "Transformer" in architecture else {"embed_width": 16, "hidden_width": 32}
-    model = {"@architectures": architecture, "source": "pieces", "target": "pieces", "copy": True, "n_pieces": 60,
-             "dropout": 0.0, "label_smoothing": 0.0, **sizes}
+    model = {
+        "@architectures": architecture,
+        "source": "pieces",
+        "target": "pieces",
+        "copy": True,
+        "n_pieces": 60,
+        "dropout": 0.0,
+        "label_smoothing": 0.0,
+        **sizes,
+    }
     if "Transformer" in architecture:
         model.update({k: v for k, v in TINY.items() if k not in ("@architectures", "width")})
     fix_random_seed(0)
@@ -350,15 +396,31 @@ def test_recurrent_rewriter_gru_cell_trains_and_round_trips():
 
     fix_random_seed(0)
     nlp = spacy.blank("en")
-    nlp.add_pipe("seqkit_rewriter", config={"model": {
-        "@architectures": "spacy-seqkit.Seq2SeqRewriter.v2", "cell": "gru", "copy": True, "embed_width": 16,
-        "hidden_width": 32, "dropout": 0.0, "label_smoothing": 0.0, "depth": 2, "attention": "bahdanau"},
-        "beam_size": 3, "n_best": 2})
+    nlp.add_pipe(
+        "seqkit_rewriter",
+        config={
+            "model": {
+                "@architectures": "spacy-seqkit.Seq2SeqRewriter.v2",
+                "cell": "gru",
+                "copy": True,
+                "embed_width": 16,
+                "hidden_width": 32,
+                "dropout": 0.0,
+                "label_smoothing": 0.0,
+                "depth": 2,
+                "attention": "bahdanau",
+            },
+            "beam_size": 3,
+            "n_best": 2,
+        },
+    )
     loss = train(nlp, TRAIN_WORDS, REVERSED, 150, learn_rate=0.01)
     module = torch_module(nlp.get_pipe("seqkit_rewriter").model)
     assert isinstance(module, RecurrentModule) and isinstance(module.decoder, torch.nn.GRU)
-    assert module.encoder.init_c is None and "c" not in start_search(
-        nlp.get_pipe("seqkit_rewriter").model, [nlp.make_doc("abc")]).state
+    assert (
+        module.encoder.init_c is None
+        and "c" not in start_search(nlp.get_pipe("seqkit_rewriter").model, [nlp.make_doc("abc")]).state
+    )
     assert loss < 0.1
     docs = list(nlp.pipe(TRAIN_WORDS))
     assert sum(d._.rewrite == r for d, r in zip(docs, REVERSED)) / len(docs) >= 0.9

@@ -1,6 +1,7 @@
 """configs/ner_trf.cfg: CamemBERT through spacy-curated-transformers, read
 from a local directory. A tiny random CamemBERT in the Hugging Face layout
 stands in for camembert-base; nothing is downloaded."""
+
 import json
 import shutil
 from pathlib import Path
@@ -74,7 +75,7 @@ def test_trf_incomplete_directory_names_variable_and_file(tmp_path, tiny, remove
     target = tmp_path / "camembert"
     if remove is not None:
         shutil.copytree(tiny, target)
-        for name in (["model.safetensors", "pytorch_model.bin"] if remove == "weights" else [remove]):
+        for name in ["model.safetensors", "pytorch_model.bin"] if remove == "weights" else [remove]:
             (target / name).unlink(missing_ok=True)
     with pytest.raises(TransformerDirectoryError) as err:
         check_transformer_dir(target)
@@ -136,16 +137,17 @@ def test_trf_loss_patch_reads_one_element_arrays():
 
 def test_trf_check_cli_writes_filled_config(tmp_path, tiny):
     output = tmp_path / "ner_trf.cfg"
-    result = CliRunner().invoke(
-        app, ["check-transformer", str(tiny), "--config", str(CONFIG), "--output", str(output)]
-    )
+    result = CliRunner().invoke(app, ["check-transformer", str(tiny), "--config", str(CONFIG), "--output", str(output)])
     assert result.exit_code == 0, result.output
     config = Config().from_disk(output)
     model = config["components"]["transformer"]["model"]
     hf = json.loads((tiny / "config.json").read_text())
     assert config["paths"]["transformer"] == str(tiny)
     assert (model["hidden_width"], model["num_hidden_layers"], model["num_attention_heads"], model["vocab_size"]) == (
-        hf["hidden_size"], hf["num_hidden_layers"], hf["num_attention_heads"], hf["vocab_size"],
+        hf["hidden_size"],
+        hf["num_hidden_layers"],
+        hf["num_attention_heads"],
+        hf["vocab_size"],
     )
     # The listener follows the transformer's width through interpolation.
     assert config["components"]["ner"]["model"]["tok2vec"]["width"] == hf["hidden_size"]
@@ -154,9 +156,7 @@ def test_trf_check_cli_writes_filled_config(tmp_path, tiny):
 def test_trf_unset_path_fails_at_resolution():
     from spacy.util import registry
 
-    config = Config().from_str(
-        '[loader]\n@misc = "spacy-seqkit.CamembertEncoderLoader.v1"\npath = null\n'
-    )
+    config = Config().from_str('[loader]\n@misc = "spacy-seqkit.CamembertEncoderLoader.v1"\npath = null\n')
     with pytest.raises(ValueError, match=PATH_VARIABLE):
         registry.resolve(config)
 
@@ -164,7 +164,10 @@ def test_trf_unset_path_fails_at_resolution():
 def test_trf_shipped_config_is_camembert_base():
     model = Config().from_disk(CONFIG)["components"]["transformer"]["model"]
     assert (model["vocab_size"], model["hidden_width"], model["num_hidden_layers"], model["num_attention_heads"]) == (
-        32005, 768, 12, 12,
+        32005,
+        768,
+        12,
+        12,
     )
 
 
@@ -202,8 +205,11 @@ def test_trf_initialize_stops_on_missing_or_broken_directory(tmp_path, tiny, cor
 
 @pytest.mark.parametrize(
     "overrides,named",
-    [({"num_attention_heads": 4}, "num_attention_heads"), ({"num_hidden_layers": 3}, "num_hidden_layers"),
-     ({"hidden_width": 64, "num_attention_heads": 2}, "hidden_width")],
+    [
+        ({"num_attention_heads": 4}, "num_attention_heads"),
+        ({"num_hidden_layers": 3}, "num_hidden_layers"),
+        ({"hidden_width": 64, "num_attention_heads": 2}, "hidden_width"),
+    ],
 )
 def test_trf_loader_rejects_config_that_does_not_match(tiny, corpus, overrides, named):
     with pytest.raises(ValueError, match=named) as err:
@@ -240,8 +246,13 @@ def test_trf_train_load_and_round_trip(tmp_path, tiny, corpus):
     def predictions(pipeline):
         out = []
         for d in pipeline.pipe([TEXT, "Un billet Lyon -> Nice demain", ""]):
-            out.append(([(e.start, e.end, e.label_) for e in d.ents], d._.trip,
-                        d._.trf_data.last_hidden_layer_state.dataXd.copy()))
+            out.append(
+                (
+                    [(e.start, e.end, e.label_) for e in d.ents],
+                    d._.trip,
+                    d._.trf_data.last_hidden_layer_state.dataXd.copy(),
+                )
+            )
         return out
 
     expected = predictions(nlp)

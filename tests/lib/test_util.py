@@ -1,5 +1,6 @@
 """The setting checks every architecture, component, reader and schedule uses:
 a bad value raises a ValueError naming the parameter and what it allows."""
+
 import math
 
 import pytest
@@ -23,7 +24,11 @@ from spacy_seqkit.util import (
         (lambda v: check_positive_int("depth", v), 0, "'depth' must be a positive integer, got 0"),
         (lambda v: check_positive_int("depth", v), True, "'depth' must be a positive integer, got True"),
         (lambda v: check_non_negative_int("limit", v), -1, "'limit' must be an integer >= 0, got -1"),
-        (lambda v: check_int("max_position_embeddings", v, 3), 2.0, "'max_position_embeddings' must be an integer >= 3"),
+        (
+            lambda v: check_int("max_position_embeddings", v, 3),
+            2.0,
+            "'max_position_embeddings' must be an integer >= 3",
+        ),
         (lambda v: check_int("n_best", v, 1, 4, "beam_size"), 5, "'n_best' must be an integer from 1 to beam_size=4"),
         (lambda v: check_number("length_alpha", v, 0.0), -0.5, "'length_alpha' must be a number >= 0, got -0.5"),
         (lambda v: check_number("lr", v, 0.0, 10.0, include_low=False), 10, r"'lr' must be a number in \(0, 10\)"),
@@ -34,8 +39,11 @@ from spacy_seqkit.util import (
         (lambda v: check_probability("dropout", v), 1.0, r"'dropout' must be a number in \[0, 1\), got 1.0"),
         (lambda v: check_bool("copy", v), 1, "'copy' must be true or false, got 1"),
         (lambda v: check_choice("cell", v, ("lstm", "gru")), "rnn", "'cell' must be one of 'lstm', 'gru', got 'rnn'"),
-        (lambda v: check_divisible("width", v, "n_heads", 5), 12,
-         r"'width' \(12\) must be divisible by 'n_heads' \(5\); allowed n_heads for this width: \[1, 2, 3, 4, 6, 12\]"),
+        (
+            lambda v: check_divisible("width", v, "n_heads", 5),
+            12,
+            r"'width' \(12\) must be divisible by 'n_heads' \(5\); allowed n_heads for this width: \[1, 2, 3, 4, 6, 12\]",
+        ),
     ],
 )
 def test_util_bad_value_names_the_parameter_and_what_it_allows(check, value, message):

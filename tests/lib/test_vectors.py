@@ -1,4 +1,5 @@
 """Word2vec with approximate training (spacy_seqkit.vectors) and its CLI."""
+
 import gzip
 
 import numpy
@@ -308,8 +309,27 @@ def test_vectors_cli_writes_vectors_spacy_init_loads(tmp_path):
     out = tmp_path / "vectors.txt"
     result = CliRunner().invoke(
         app,
-        ["pretrain-vectors", str(text), str(out), "--model", "cbow", "--loss", "hs", "--dim", "12",
-         "--window", "3", "--min-count", "2", "--epochs", "2", "--threads", "1", "--seed", "3"],
+        [
+            "pretrain-vectors",
+            str(text),
+            str(out),
+            "--model",
+            "cbow",
+            "--loss",
+            "hs",
+            "--dim",
+            "12",
+            "--window",
+            "3",
+            "--min-count",
+            "2",
+            "--epochs",
+            "2",
+            "--threads",
+            "1",
+            "--seed",
+            "3",
+        ],
     )
     assert result.exit_code == 0, result.output
     words, vectors = read_word2vec_text(out)

@@ -1,12 +1,13 @@
 """The quality measures and corpus of `python -m spacy_seqkit benchmark vectors`."""
+
 import json
 
 import numpy
 import pytest
 
 from spacy_seqkit.benchmarks.vectors import (
-    load_corpus,
     city_regions,
+    load_corpus,
     neighbour_agreement,
     region_groups,
     similarity_accuracy,

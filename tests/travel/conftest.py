@@ -1,5 +1,6 @@
 """Fixtures of the resolver and service tests: a small rule-based travel
 pipeline saved to disk (loadable by other processes), and a live service."""
+
 import pytest
 import spacy
 

@@ -1,5 +1,6 @@
 """A live service for the tests, and one HTTP request to it (the standard
 library's client: no test dependency beyond the service's own)."""
+
 import contextlib
 import http.client
 import json

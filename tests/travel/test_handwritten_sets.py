@@ -2,6 +2,7 @@
 and holdout sets corpus/blind.jsonl, corpus/holdout.jsonl) are well formed: spans sit on spaCy token boundaries, trips agree with
 spans, canonical names are official commune names or stations, and the sets are big enough
 and disjoint."""
+
 import csv
 import gzip
 import importlib.util
@@ -90,7 +91,7 @@ def test_handwritten_sets_spans_on_token_boundaries(name, tokenizer):
             assert span["label"] in LABELS, where
             assert 0 <= span["start"] < span["end"] <= len(text), where
             assert span["start"] >= previous_end, f"overlapping spans in {where}"
-            mention = text[span["start"]:span["end"]]
+            mention = text[span["start"] : span["end"]]
             assert mention == mention.strip(), f"span with outer whitespace in {where}"
             assert span["start"] in starts and span["end"] in ends, f"not on tokens: {where}"
             previous_end = span["end"]

@@ -1,6 +1,7 @@
 """A packaged travel pipeline installs in a fresh virtual environment, as the
 README says: `pip install --find-links packages/ fr_NAME`, spacy-seqkit's wheel
 (not on PyPI) beside the pipeline. Reaches PyPI for spaCy and the rest."""
+
 import json
 import os
 import shutil
@@ -40,12 +41,24 @@ def test_package_installs_from_packages_folder(tmp_path):
     packages = tmp_path / "packages"
     packages.mkdir()
     # The project's package command, step by step (project.yml).
-    run(sys.executable, "-m", "spacy", "package", str(tmp_path / "pipeline"), str(packages),
-        "--name", "travel_tiny", "--version", "0.0.1", "--force")
+    run(
+        sys.executable,
+        "-m",
+        "spacy",
+        "package",
+        str(tmp_path / "pipeline"),
+        str(packages),
+        "--name",
+        "travel_tiny",
+        "--version",
+        "0.0.1",
+        "--force",
+    )
     shutil.copy(packages / "fr_travel_tiny-0.0.1" / "dist" / "fr_travel_tiny-0.0.1.tar.gz", packages)
     source = tmp_path / "source"  # a clean copy: no stale build/ of the working tree
-    shutil.copytree(ROOT / "spacy_seqkit", source / "spacy_seqkit",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.copytree(
+        ROOT / "spacy_seqkit", source / "spacy_seqkit", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+    )
     for name in ("setup.cfg", "pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, source / name)
     run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--wheel-dir", str(packages), ".", cwd=source)
@@ -55,8 +68,19 @@ def test_package_installs_from_packages_folder(tmp_path):
     python = str(env / "bin" / "python")
     # The new environment sees only what it installed, not this checkout.
     clean = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    run(python, "-m", "pip", "install", "-q", "-c", str(ROOT / "constraints.txt"),
-        "--find-links", str(packages), "fr_travel_tiny", env=clean)
+    run(
+        python,
+        "-m",
+        "pip",
+        "install",
+        "-q",
+        "-c",
+        str(ROOT / "constraints.txt"),
+        "--find-links",
+        str(packages),
+        "fr_travel_tiny",
+        env=clean,
+    )
     result = json.loads(run(python, "-c", CHECK, cwd=tmp_path, env=clean).strip().splitlines()[-1])
     assert result["tokenizer"] == "SurrogateSafeTokenizer"
     assert result["text"] == "de Marseille à Paris \ufffd"

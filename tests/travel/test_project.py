@@ -1,5 +1,6 @@
 """The spaCy project end to end on a tiny generated corpus: what
 `spacy project run all` does for a user, minus the size."""
+
 import csv
 import json
 import shutil

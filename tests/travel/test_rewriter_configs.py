@@ -1,6 +1,7 @@
 """The travel project's rewriter configs (configs/rewriter.cfg, the LSTM one, and
 configs/rewriter_transformer.cfg) resolve into pipelines that read the generated
 corpus's typed rewrites; the Transformer's learning rate is the warm-up / 1/√step one."""
+
 from pathlib import Path
 
 import pytest
@@ -10,10 +11,13 @@ from spacy.util import registry
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
 
-@pytest.mark.parametrize("name,architecture,model_name", [
-    ("rewriter.cfg", "spacy-seqkit.Seq2SeqRewriter.v1", "seqkit_seq2seq_rewriter"),
-    ("rewriter_transformer.cfg", "spacy-seqkit.TransformerRewriter.v1", "seqkit_transformer_rewriter"),
-])
+@pytest.mark.parametrize(
+    "name,architecture,model_name",
+    [
+        ("rewriter.cfg", "spacy-seqkit.Seq2SeqRewriter.v1", "seqkit_seq2seq_rewriter"),
+        ("rewriter_transformer.cfg", "spacy-seqkit.TransformerRewriter.v1", "seqkit_transformer_rewriter"),
+    ],
+)
 def test_rewriter_configs_resolve_and_learn_typed_places(name, architecture, model_name):
     config = spacy.util.load_config(CONFIGS / name)
     model = config["components"]["seqkit_rewriter"]["model"]

@@ -8,6 +8,7 @@ rewriter's decoder attention is another thing, in `../seq2seq/attention.py`.
 - `blocks.py`: the config, the pre-LN block (`EncoderBlock`), the stack of them
   (`AttentionStack`) and the recording of their weights, for pictures.
 """
+
 from .blocks import AttentionEncoderConfig, AttentionStack, EncoderBlock, recorded_attention
 from .modes import ATTENTION_MODES, AttentionMode, linear_attention, local_attention
 from .positions import POSITIONS, sinusoidal_positions

@@ -7,6 +7,7 @@ The stack works on docs grouped into buckets of similar length
 batch with a key padding mask, so one long doc does not pad every short doc to
 its length.
 """
+
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterator, List, Optional

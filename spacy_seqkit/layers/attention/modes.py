@@ -13,6 +13,7 @@ Padding never changes a result: masked keys get no weight in any mode, and a
 padding query is allowed to see itself so that no softmax row is empty (an
 empty row would give NaN, and NaN times a zero weight is still NaN).
 """
+
 import math
 from typing import Callable, Dict, NamedTuple, Optional
 
@@ -55,9 +56,7 @@ def local_attention_mask(valid, length: int, window: int, device=None):
     tail = n_blocks * block - length
     q_pos = torch.arange(n_blocks * block, device=device).view(n_blocks, block, 1)
     k_pos = (
-        torch.arange(n_blocks, device=device)[:, None] * block
-        - block
-        + torch.arange(3 * block, device=device)[None, :]
+        torch.arange(n_blocks, device=device)[:, None] * block - block + torch.arange(3 * block, device=device)[None, :]
     ).view(n_blocks, 1, 3 * block)
     vp = F.pad(valid, (block, tail + block), value=False).view(valid.shape[0], n_blocks + 2, block)
     k_valid = torch.cat([vp[:, :-2], vp[:, 1:-1], vp[:, 2:]], dim=2)  # (batch, n_blocks, 3·block)
@@ -85,9 +84,7 @@ def local_attention(q, k, v, valid, window: int = 0, dropout_p: float = 0.0, mas
         xp = F.pad(x, (0, 0, block, tail + block)).view(B, H, n_blocks + 2, block, D)
         return torch.cat([xp[:, :, :-2], xp[:, :, 1:-1], xp[:, :, 2:]], dim=3)
 
-    out = F.scaled_dot_product_attention(
-        qb, neighbourhood(k), neighbourhood(v), attn_mask=mask, dropout_p=dropout_p
-    )
+    out = F.scaled_dot_product_attention(qb, neighbourhood(k), neighbourhood(v), attn_mask=mask, dropout_p=dropout_p)
     return out.reshape(B, H, n_blocks * block, D)[:, :, :L]
 
 

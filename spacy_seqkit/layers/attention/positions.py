@@ -2,6 +2,7 @@
 (`POSITIONS`): sinusoidal (any length), learned (up to `max_length`) or none.
 Each adds the encoding of positions offset, offset + 1, ... (incremental
 decoding passes the offset of its new positions)."""
+
 from typing import Dict, Type
 
 import torch

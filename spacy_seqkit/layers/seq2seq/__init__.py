@@ -34,6 +34,7 @@ A file per role:
 - `predict.py`: n-best prediction with the searches of `../decoding.py`;
 - `alignment.py`: attention weights of a rewrite, for pictures.
 """
+
 from .config import RewriterConfig, ScheduledRate, TransformerRewriterConfig
 from .model import (
     VOCAB_KEYS,

@@ -4,6 +4,7 @@ the Bahdanau and Transformer papers): the recurrent rewriter's alignment (its
 decoder attention at every step), the Transformer's cross-attention per layer
 and head. The rewrite is fed as the gold target (teacher forcing), so any
 rewrite can be drawn, the model's own or another."""
+
 from typing import Any, List, NamedTuple
 
 import numpy
@@ -38,8 +39,9 @@ def rewrite_attention(model: Model, doc: Any, rewrite: str) -> List[AttentionMap
             tgt = torch.as_tensor(target_ids, device=start.state["mask"].device)
             if isinstance(module, TransformerModule):
                 layers = module.teacher_forcing(tgt, start.state, weights="all").weights
-                matrices = [(f"layer {i + 1}, head {h + 1}", w[0, h]) for i, w in enumerate(layers)
-                            for h in range(w.shape[1])]
+                matrices = [
+                    (f"layer {i + 1}, head {h + 1}", w[0, h]) for i, w in enumerate(layers) for h in range(w.shape[1])
+                ]
             else:
                 steps = module.teacher_forcing(tgt, start.state, 0.0)
                 matrices = [("alignment", torch.stack([s[1][0] for s in steps]))]

@@ -13,6 +13,7 @@ et al. 2015), one table (`DECODER_ATTENTIONS`) of classes built as
 The weights are an explicit softmax rather than scaled_dot_product_attention:
 the copy mechanism needs the attention weights themselves.
 """
+
 from typing import Dict, Tuple, Type
 
 import torch

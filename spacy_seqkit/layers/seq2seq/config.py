@@ -9,6 +9,7 @@ The thinc model keeps the config in its attrs; thinc serialises it with the
 functions registered here (the live scheduled-sampling schedule stays the
 model's own: a schedule is a generator, and it comes from the config).
 """
+
 from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar, Dict, Iterable, Optional, Union
 
@@ -40,8 +41,7 @@ class ScheduledRate:
             self.value, self.schedule = 0.0, schedule
         else:
             raise ValueError(
-                "'scheduled_sampling' must be a probability in [0, 1) or a thinc "
-                f"schedule, got {schedule!r}"
+                f"'scheduled_sampling' must be a probability in [0, 1) or a thinc schedule, got {schedule!r}"
             )
 
     def next(self) -> float:
@@ -89,7 +89,9 @@ class UnitsConfig:
             )
         layer = OUTPUT_LAYERS[self.output_layer]
         if self.copy and not layer.normalised_in_training:
-            raise ValueError(f"'copy' needs normalised probabilities: use output_layer {_able('normalised_in_training')}")
+            raise ValueError(
+                f"'copy' needs normalised probabilities: use output_layer {_able('normalised_in_training')}"
+            )
         if self.label_smoothing > 0 and not layer.label_smoothing:
             raise ValueError(
                 f"'label_smoothing' needs the full distribution: use output_layer {_able('label_smoothing')} or 0"
@@ -176,7 +178,9 @@ class TransformerRewriterConfig(UnitsConfig):
         for name in ("previous_unit", "selective_read"):
             check_bool(name, getattr(self, name))
         if self.selective_read and not self.copy:
-            raise ValueError("'selective_read' reads the source positions a unit was copied from: it needs 'copy' = true")
+            raise ValueError(
+                "'selective_read' reads the source positions a unit was copied from: it needs 'copy' = true"
+            )
         self.encoder_config()
 
     def encoder_config(self) -> AttentionEncoderConfig:
@@ -189,8 +193,15 @@ class TransformerRewriterConfig(UnitsConfig):
 
     def block_config(self, attention: str, depth: int) -> AttentionEncoderConfig:
         return AttentionEncoderConfig(
-            width=self.width, depth=depth, n_heads=self.n_heads, ffn_width=self.ffn_width, attention=attention,
-            window=self.window, positions=self.positions, max_length=self.max_length, dropout=self.dropout,
+            width=self.width,
+            depth=depth,
+            n_heads=self.n_heads,
+            ffn_width=self.ffn_width,
+            attention=attention,
+            window=self.window,
+            positions=self.positions,
+            max_length=self.max_length,
+            dropout=self.dropout,
             attention_dropout=self.attention_dropout,
         )
 
@@ -214,4 +225,3 @@ def _deserialize_config(current: UnitsConfig, value: bytes, name: str, model: Mo
     if isinstance(current, RewriterConfig):
         saved = replace(saved, scheduled_sampling=current.scheduled_sampling)
     return saved
-

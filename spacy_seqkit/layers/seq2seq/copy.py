@@ -19,6 +19,7 @@ of the gold unit without the O(V) distribution), with label smoothing over
 the mixed distribution on the fixed vocabulary. Each keeps the exact float
 operations of its path, so that trained models stay bit-for-bit the same.
 """
+
 from typing import Tuple
 
 import torch
@@ -75,4 +76,3 @@ class CopyMechanism(torch.nn.Module):
             smooth = -P.clamp_min(1e-12).log().mean(-1)
             loss = (1 - label_smoothing) * loss + label_smoothing * smooth
         return loss
-

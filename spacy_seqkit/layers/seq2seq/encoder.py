@@ -3,6 +3,7 @@ units (embedded units, or token vectors from a spaCy embedding model followed
 by a learned end marker), and the decoder's initial state made from its last
 states. `place_source` lays the token vectors out with their end markers, for
 this encoder and the Transformer's."""
+
 from typing import Dict, List, NamedTuple, Optional, Tuple, Type
 
 import torch
@@ -24,8 +25,9 @@ class Encoded(NamedTuple):
     c: Optional[torch.Tensor]  # (depth, B, H) and cell state (LSTM), else None
 
 
-def place_source(src: torch.Tensor, index: Tuple[torch.Tensor, torch.Tensor], end: torch.Tensor,
-                 B: int, S: int) -> torch.Tensor:
+def place_source(
+    src: torch.Tensor, index: Tuple[torch.Tensor, torch.Tensor], end: torch.Tensor, B: int, S: int
+) -> torch.Tensor:
     """(B, S, width) inputs from token vectors `src` (n_tokens, width), placed at
     `index` = (token rows, end-marker rows) of the padded layout, with the
     learned `end` vector at each source's end marker."""
@@ -42,8 +44,16 @@ class RecurrentEncoder(torch.nn.Module):
     embeds unit ids, 0 takes vectors of `source_width` and appends the learned
     end marker."""
 
-    def __init__(self, n_source: int, source_width: int, embed_width: int, hidden_width: int,
-                 depth: int, dropout: float, cell: str = "lstm"):
+    def __init__(
+        self,
+        n_source: int,
+        source_width: int,
+        embed_width: int,
+        hidden_width: int,
+        depth: int,
+        dropout: float,
+        cell: str = "lstm",
+    ):
         super().__init__()
         H, E = hidden_width, embed_width
         if n_source:
@@ -67,8 +77,9 @@ class RecurrentEncoder(torch.nn.Module):
         self.init_c = torch.nn.Linear(2 * H, H) if has_cell_state(cell) else None
         self.drop = torch.nn.Dropout(dropout)
 
-    def embed(self, src: torch.Tensor, index: Optional[Tuple[torch.Tensor, torch.Tensor]],
-              B: int, S: int) -> torch.Tensor:
+    def embed(
+        self, src: torch.Tensor, index: Optional[Tuple[torch.Tensor, torch.Tensor]], B: int, S: int
+    ) -> torch.Tensor:
         """(B, S, width) inputs: embedded ids, or the token vectors `src` placed
         at `index` = (token rows, end-marker rows) of the padded layout."""
         if self.src_embed is not None:
@@ -96,8 +107,13 @@ class RecurrentEncoder(torch.nn.Module):
             bwd_rev = lstm_bwd(out.gather(1, rev))[0]
             bwd = bwd_rev.gather(1, reverse[:, :, None].expand(-1, -1, bwd_rev.shape[-1]))
             finals.append(
-                torch.cat([fwd.gather(1, last.expand(-1, -1, fwd.shape[-1]))[:, 0],
-                           bwd_rev.gather(1, last.expand(-1, -1, fwd.shape[-1]))[:, 0]], -1)
+                torch.cat(
+                    [
+                        fwd.gather(1, last.expand(-1, -1, fwd.shape[-1]))[:, 0],
+                        bwd_rev.gather(1, last.expand(-1, -1, fwd.shape[-1]))[:, 0],
+                    ],
+                    -1,
+                )
             )
             out = torch.cat([fwd, bwd], -1)
         memory = self.memory_proj(out)

@@ -7,6 +7,7 @@ The vocabularies (and the BPE model of "pieces" units) live in the model's
 attrs as plain values (they travel with its bytes); the torch module built
 from them holds their lookups.
 """
+
 from typing import Any, Dict, Iterable, List, NamedTuple, Optional
 
 import numpy
@@ -177,8 +178,17 @@ def _convert_inputs(model: Model, X: ModuleInputs, is_train: bool):
     width = model.shims[0]._model.source_width
     src, index = source_tensors(model.ops, X.src, ids.lengths, width, device, is_train)
     args = ArgsKwargs(
-        args=(src, index, ids.lengths, as_tensor(ids.tgt, device), as_tensor(ids.src_ext, device), ids.n_ext,
-              X.ss_prob, X.label_smoothing, as_tensor(ids.src_alt, device)),
+        args=(
+            src,
+            index,
+            ids.lengths,
+            as_tensor(ids.tgt, device),
+            as_tensor(ids.src_ext, device),
+            ids.n_ext,
+            X.ss_prob,
+            X.label_smoothing,
+            as_tensor(ids.src_alt, device),
+        ),
         kwargs={},
     )
 
@@ -223,4 +233,3 @@ def forward(model: Model, batch: RewriteBatch, is_train: bool):
         return []
 
     return loss, backprop
-

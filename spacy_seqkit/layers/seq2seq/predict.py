@@ -1,5 +1,6 @@
 """Prediction: n-best rewrites of docs with a search and a length penalty from
 the tables of `decoding.py`, the same for every rewriter module."""
+
 from typing import Any, Callable, Dict, List, NamedTuple, Sequence, Tuple, Union
 
 import torch
@@ -91,8 +92,15 @@ def predict_rewrites(
             if not start.todo:
                 return results
             found = run_search(
-                start.step, module.reorder, start.state, max_target_lengths(start, max_length_ratio, max_length_extra),
-                bos=BOS, eos=EOS, beam_size=beam_size, n_best=min(n_best, beam_size), length_penalty=penalty,
+                start.step,
+                module.reorder,
+                start.state,
+                max_target_lengths(start, max_length_ratio, max_length_extra),
+                bos=BOS,
+                eos=EOS,
+                beam_size=beam_size,
+                n_best=min(n_best, beam_size),
+                length_penalty=penalty,
             )
     finally:
         module.train(was_training)

@@ -8,6 +8,7 @@ CopyMechanism or None) and `n_target`. A decoder step gives, per row, the
 output `o`, the attention weights over the source `attn`, the context `ctx`
 and the input embedding `emb` (the copy mechanism's gates read them).
 """
+
 from typing import Callable, Dict
 
 import torch
@@ -24,8 +25,9 @@ class Readout:
             return lp
         return self.copy.log_probs(lp, o, attn, ctx, emb, state["src_ext"], state["src_alt"], state["n_ext"])
 
-    def mean_gold_loss(self, tgt, rows: Callable[[int], torch.Tensor], src_ext, src_alt,
-                       label_smoothing: float) -> torch.Tensor:
+    def mean_gold_loss(
+        self, tgt, rows: Callable[[int], torch.Tensor], src_ext, src_alt, label_smoothing: float
+    ) -> torch.Tensor:
         """Mean loss per gold target unit (shape (1,)). `tgt` (B, T + 1) has BOS
         first, EOS last, PAD after; `rows(i)` gives the (B × T, ...) rows of the
         step outputs (0: o, 1: attn, 2: ctx, 3: emb), target position by

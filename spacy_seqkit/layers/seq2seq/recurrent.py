@@ -6,6 +6,7 @@ Training (`forward`) computes the mean loss per target unit with teacher
 forcing and scheduled sampling; inference uses `decode_step` and `reorder`
 with the searches of `decoding.py`, which live outside the module.
 """
+
 from dataclasses import dataclass
 from typing import Dict, List, Mapping, Optional, Sequence
 
@@ -61,8 +62,7 @@ class RecurrentModule(torch.nn.Module, Readout):
         self.attention = DECODER_ATTENTIONS[config.attention](H)
         # Attending before the LSTM step (Bahdanau), the output also sees the input.
         self.combine = torch.nn.Linear(2 * H + (0 if self.attention.input_feeding else E), H)
-        self.output = build_output_layer(config.output_layer, H, self.n_target, config.target_counts,
-                                         config.n_samples)
+        self.output = build_output_layer(config.output_layer, H, self.n_target, config.target_counts, config.n_samples)
         self.copy = CopyMechanism(H, E) if config.copy else None
         self.drop = torch.nn.Dropout(config.dropout)
         self._register_load_state_dict_pre_hook(_upgrade_old_keys)
@@ -166,10 +166,16 @@ class RecurrentModule(torch.nn.Module, Readout):
 # Models saved before the module was split by role were one flat module: the
 # old top-level names of the parts that moved into a part.
 _MOVED = {
-    "src_embed": "encoder.src_embed", "src_end": "encoder.src_end",
-    "memory_proj": "encoder.memory_proj", "init_h": "encoder.init_h", "init_c": "encoder.init_c",
-    "attn_key": "attention.key", "attn_query": "attention.query", "attn_v": "attention.v",
-    "gen_gate": "copy.gen_gate", "case_gate": "copy.case_gate",
+    "src_embed": "encoder.src_embed",
+    "src_end": "encoder.src_end",
+    "memory_proj": "encoder.memory_proj",
+    "init_h": "encoder.init_h",
+    "init_c": "encoder.init_c",
+    "attn_key": "attention.key",
+    "attn_query": "attention.query",
+    "attn_v": "attention.v",
+    "gen_gate": "copy.gen_gate",
+    "case_gate": "copy.case_gate",
 }
 
 
@@ -190,5 +196,5 @@ def upgrade_state_dict_keys(state: Mapping[str, torch.Tensor]) -> Dict[str, torc
 def _upgrade_old_keys(state_dict, prefix, *args) -> None:
     """load_state_dict pre-hook: rename old keys in place."""
     own = [key for key in state_dict if key.startswith(prefix)]
-    upgraded = upgrade_state_dict_keys({key[len(prefix):]: state_dict.pop(key) for key in own})
+    upgraded = upgrade_state_dict_keys({key[len(prefix) :]: state_dict.pop(key) for key in own})
     state_dict.update((prefix + key, value) for key, value in upgraded.items())

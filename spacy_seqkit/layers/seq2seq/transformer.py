@@ -12,6 +12,7 @@ searches of `decoding.py` through `decode_step` (incremental, with the
 key/value cache in the state) or `decode_step_uncached` (the whole prefix again
 at every step), and `reorder`, which moves the cache with the beams.
 """
+
 from typing import Any, Dict, List, Optional
 
 import torch
@@ -41,8 +42,9 @@ class TransformerModule(torch.nn.Module, Readout):
         self.n_target = len(units.target_counts)
         self.encoder = TransformerEncoder(units.n_source, source_width, config.encoder_config(), config.previous_unit)
         self.decoder = TransformerDecoder(self.n_target, config.decoder_config())
-        self.output = build_output_layer(config.output_layer, width, self.n_target, units.target_counts,
-                                         config.n_samples)
+        self.output = build_output_layer(
+            config.output_layer, width, self.n_target, units.target_counts, config.n_samples
+        )
         if self.output.unit_vectors:
             self.output.tie(self.decoder.embed.weight)
         self.copy = CopyMechanism(width, width) if config.copy else None
@@ -76,8 +78,14 @@ class TransformerModule(torch.nn.Module, Readout):
     def decode(self, tokens: torch.Tensor, state: Dict, cache=None, weights: str = "none"):
         """The decoder over written units `tokens` (rows, len) of the extended
         vocabulary, after `cache` if given."""
-        return self.decoder(self.in_vocabulary(tokens), state["cross"], state["mask"], cache, weights=weights,
-                            extra=self.selective_read(tokens, state))
+        return self.decoder(
+            self.in_vocabulary(tokens),
+            state["cross"],
+            state["mask"],
+            cache,
+            weights=weights,
+            extra=self.selective_read(tokens, state),
+        )
 
     def selective_read(self, tokens: torch.Tensor, state: Dict) -> Optional[torch.Tensor]:
         """CopyNet's selective read (Gu et al. 2016): for each written unit
@@ -104,7 +112,9 @@ class TransformerModule(torch.nn.Module, Readout):
 
     def decode_step(self, tokens, state: Dict):
         """One incremental step: the new position attends to the cache."""
-        decoded = self.decode(tokens[:, None], state, state["cache"], weights="last" if self.copy is not None else "none")
+        decoded = self.decode(
+            tokens[:, None], state, state["cache"], weights="last" if self.copy is not None else "none"
+        )
         o, attn, ctx, emb = (x if x is None else x[:, 0] for x in self.read_out(decoded, state, slice(-1, None)))
         return self.full_log_probs(o, attn, ctx, emb, state), dict(state, cache=decoded.cache)
 
@@ -133,8 +143,9 @@ class TransformerModule(torch.nn.Module, Readout):
         first, EOS last, PAD after. (No scheduled sampling: `ss_prob` is unused.)"""
         state = self.encode(src, index, lengths, src_ext, n_ext, src_alt)
         steps = self.read_out(self.teacher_forcing(tgt, state), state, slice(None))
-        return self.mean_gold_loss(tgt, lambda i: steps[i].flatten(0, 1), src_ext, state.get("src_alt"),
-                                   label_smoothing)
+        return self.mean_gold_loss(
+            tgt, lambda i: steps[i].flatten(0, 1), src_ext, state.get("src_alt"), label_smoothing
+        )
 
 
 def select_rows(value, index):

@@ -17,6 +17,7 @@ Cross-attention keys and values are computed once per source
 softmax) where they are needed: the copy mechanism reads the last layer's,
 averaged over heads; attention maps read every layer's.
 """
+
 import math
 from typing import List, NamedTuple, Optional, Tuple
 
@@ -114,9 +115,15 @@ class TransformerDecoder(torch.nn.Module):
         empty = memory.new_zeros(memory.shape[0], block.n_heads, 0, self.width // block.n_heads)
         return [(empty, empty) for _ in self.blocks]
 
-    def forward(self, tokens: torch.Tensor, memory_kv: List[KeyValue], mask: torch.Tensor,
-                cache: Optional[List[KeyValue]] = None, weights: str = "none",
-                extra: Optional[torch.Tensor] = None) -> Decoded:
+    def forward(
+        self,
+        tokens: torch.Tensor,
+        memory_kv: List[KeyValue],
+        mask: torch.Tensor,
+        cache: Optional[List[KeyValue]] = None,
+        weights: str = "none",
+        extra: Optional[torch.Tensor] = None,
+    ) -> Decoded:
         """Decode target units `tokens` (rows, len): the whole target (no cache:
         causal attention) or the next positions after `cache`. `weights` says
         which layers' cross-attention weights to write out: "none", "last" or "all".

@@ -8,6 +8,7 @@ A copied source unit outside the target vocabulary gets a temporary id after
 it (V, V + 1, ... per doc: the "extended vocabulary"), so that a name never
 seen in training can still be output.
 """
+
 import base64
 import io
 from collections import Counter
@@ -37,7 +38,7 @@ def piece_other_case(piece: str) -> str:
     `other_case` ("RES" -> "res", after a hyphen "étienne" -> "Étienne")."""
     if not piece.startswith(WORD_START):
         return other_case(piece)
-    body = piece[len(WORD_START):]
+    body = piece[len(WORD_START) :]
     titled = body[:1].upper() + body[1:].lower()
     return WORD_START + (titled if body != titled else body.lower())
 
@@ -64,9 +65,15 @@ class Pieces:
 
         buffer = io.BytesIO()
         sentencepiece.SentencePieceTrainer.train(
-            sentence_iterator=iter([_lower(t) for t in texts if t.strip()] or ["a"]), model_writer=buffer,
-            vocab_size=n_pieces, model_type="bpe", character_coverage=1.0, hard_vocab_limit=False,
-            normalization_rule_name="identity", remove_extra_whitespaces=False, num_threads=1,
+            sentence_iterator=iter([_lower(t) for t in texts if t.strip()] or ["a"]),
+            model_writer=buffer,
+            vocab_size=n_pieces,
+            model_type="bpe",
+            character_coverage=1.0,
+            hard_vocab_limit=False,
+            normalization_rule_name="identity",
+            remove_extra_whitespaces=False,
+            num_threads=1,
             minloglevel=2,
         )
         return cls(base64.b64encode(buffer.getvalue()).decode("ascii"))
@@ -196,8 +203,15 @@ class UnitVocabularies:
     """A model's source and target vocabularies and their unit -> id lookups,
     built once (the torch module built from them keeps them)."""
 
-    def __init__(self, source: str, target: str, source_vocab: Sequence[str],
-                 target_vocab: Sequence[str], target_counts: Sequence[float], pieces: Optional[Pieces] = None):
+    def __init__(
+        self,
+        source: str,
+        target: str,
+        source_vocab: Sequence[str],
+        target_vocab: Sequence[str],
+        target_counts: Sequence[float],
+        pieces: Optional[Pieces] = None,
+    ):
         self.source, self.target = source, target
         self.pieces = pieces
         self.source_vocab, self.target_vocab = list(source_vocab), list(target_vocab)

@@ -2,6 +2,7 @@
 texts and thread count, with their accuracy from `evaluate-trips`
 (`<out>/<name>.json` on the test set, `<out>/<name>_blind.json` and
 `<out>/<name>_holdout.json` on the blind and holdout sets)."""
+
 import json
 from pathlib import Path
 from typing import Any, Dict, List

@@ -16,6 +16,7 @@
 
 Needs psutil (it comes with the `dask` extra), FastAPI and uvicorn (`serve`).
 """
+
 import hashlib
 import http.client
 import json
@@ -55,7 +56,12 @@ class Sampler:
             except psutil.Error:  # a process ended between the listing and the reading
                 rss = 0
             self.peak = max(self.peak, rss)
-            if self.first_output is None and self.watch is not None and self.watch.exists() and self.watch.stat().st_size:
+            if (
+                self.first_output is None
+                and self.watch is not None
+                and self.watch.exists()
+                and self.watch.stat().st_size
+            ):
                 self.first_output = time.perf_counter() - self.start
             self.done.wait(SAMPLE_SECONDS)
 
@@ -95,8 +101,9 @@ def generated_sentences(n: int, seed: int) -> List[str]:
     return [r["text"] for r in train]
 
 
-def time_resolve(model: str, orders: Path, output: Path, n_orders: int, args: Sequence[str],
-                 cache_dir: Optional[str] = None) -> Dict[str, Any]:
+def time_resolve(
+    model: str, orders: Path, output: Path, n_orders: int, args: Sequence[str], cache_dir: Optional[str] = None
+) -> Dict[str, Any]:
     """One `resolve` command: timings, peak memory, digest of its output."""
     cmd = [sys.executable, "-m", "spacy_seqkit", "resolve", model, str(orders), "-o", str(output), "--quiet", *args]
     output.unlink(missing_ok=True)  # its first bytes are the first answer
@@ -110,9 +117,13 @@ def time_resolve(model: str, orders: Path, output: Path, n_orders: int, args: Se
         raise RuntimeError(f"{' '.join(cmd)} failed:\n{err.decode()[-2000:]}")
     first = sampler.first_output or seconds
     return {
-        "orders": n_orders, "seconds": seconds, "orders/s": n_orders / seconds,
-        "orders/s answering": n_orders / max(seconds - first, 1e-9), "first answer (s)": first,
-        "peak RSS (MiB)": peak, "sha256": hashlib.sha256(output.read_bytes()).hexdigest(),
+        "orders": n_orders,
+        "seconds": seconds,
+        "orders/s": n_orders / seconds,
+        "orders/s answering": n_orders / max(seconds - first, 1e-9),
+        "first answer (s)": first,
+        "peak RSS (MiB)": peak,
+        "sha256": hashlib.sha256(output.read_bytes()).hexdigest(),
     }
 
 
@@ -167,9 +178,15 @@ def load_service(url_port: int, texts: Sequence[str], n_requests: int, clients: 
         return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
     return {
-        "requests": len(latencies), "clients": clients, "seconds": seconds, "requests/s": len(latencies) / seconds,
-        "p50 (ms)": percentile(0.50), "p99 (ms)": percentile(0.99), "max (ms)": ordered[-1] * 1000,
-        "errors": errors[0], "latencies_ms": [round(x * 1000, 3) for x in latencies],
+        "requests": len(latencies),
+        "clients": clients,
+        "seconds": seconds,
+        "requests/s": len(latencies) / seconds,
+        "p50 (ms)": percentile(0.50),
+        "p99 (ms)": percentile(0.99),
+        "max (ms)": ordered[-1] * 1000,
+        "errors": errors[0],
+        "latencies_ms": [round(x * 1000, 3) for x in latencies],
     }
 
 
@@ -179,16 +196,26 @@ def time_startup(model: str, work: Path, sentence: str, cache_dir: Path) -> List
     one = work / "one-order.csv"
     write_orders(one, [sentence], 1)
     rows = []
-    for name, folder in (("no start-up cache", ""), ("first start (writes the cache)", str(cache_dir)),
-                         ("later start", str(cache_dir))):
+    for name, folder in (
+        ("no start-up cache", ""),
+        ("first start (writes the cache)", str(cache_dir)),
+        ("later start", str(cache_dir)),
+    ):
         row = time_resolve(model, one, work / "one-answer.csv", 1, [], cache_dir=folder)
-        rows.append({"start": name, "first answer (s)": row["first answer (s)"], "whole run (s)": row["seconds"],
-                     "peak RSS (MiB)": row["peak RSS (MiB)"]})
+        rows.append(
+            {
+                "start": name,
+                "first answer (s)": row["first answer (s)"],
+                "whole run (s)": row["seconds"],
+                "peak RSS (MiB)": row["peak RSS (MiB)"],
+            }
+        )
     return rows
 
 
-def time_service(model: str, texts: Sequence[str], n_requests: int, clients: int,
-                 cache_dir: Optional[str] = None) -> Dict[str, Any]:
+def time_service(
+    model: str, texts: Sequence[str], n_requests: int, clients: int, cache_dir: Optional[str] = None
+) -> Dict[str, Any]:
     port = free_port()
     cmd = [sys.executable, "-m", "spacy_seqkit", "serve", model, "--port", str(port), "--log-level", "warning"]
     server = subprocess.Popen(cmd, env=thread_env(1, cache_dir), stderr=subprocess.PIPE)
@@ -235,17 +262,27 @@ def run_resolve_benchmark(
         cache_dir = work / "startup-cache"
         msg.info("resolve, one order: time to the first answer")
         startup = time_startup(model, work, sentences[0], cache_dir)
-        print_table("resolve start-up: one order, time to its answer", startup,
-                    ["start", "first answer (s)", "whole run (s)", "peak RSS (MiB)"])
+        print_table(
+            "resolve start-up: one order, time to its answer",
+            startup,
+            ["start", "first answer (s)", "whole run (s)", "peak RSS (MiB)"],
+        )
         orders = work / "orders.csv"
         write_orders(orders, sentences, n_orders)
-        configs = [("1 process", []), (f"--n-process {n_process}", ["--n-process", str(n_process)]),
-                   (f"--dask, {n_process} local workers", ["--dask", "--n-process", str(n_process)])]
+        configs = [
+            ("1 process", []),
+            (f"--n-process {n_process}", ["--n-process", str(n_process)]),
+            (f"--dask, {n_process} local workers", ["--dask", "--n-process", str(n_process)]),
+        ]
         rows = []
         for i, (name, args) in enumerate(configs):
             msg.info(f"resolve, {name}, {n_orders:,} orders")
-            rows.append({"run": name, **time_resolve(model, orders, work / f"answers-{i}.csv", n_orders, args,
-                                                    cache_dir=str(cache_dir))})
+            rows.append(
+                {
+                    "run": name,
+                    **time_resolve(model, orders, work / f"answers-{i}.csv", n_orders, args, cache_dir=str(cache_dir)),
+                }
+            )
         for row in rows:
             row["speed-up"] = row["orders/s"] / rows[0]["orders/s"]
             row["identical"] = row["sha256"] == rows[0]["sha256"]
@@ -254,27 +291,56 @@ def run_resolve_benchmark(
             big = work / "orders-big.csv"
             write_orders(big, sentences, memory_orders)
             orders.unlink()
-            row = {"run": "1 process, memory check",
-                   **time_resolve(model, big, work / "answers-big.csv", memory_orders, [], cache_dir=str(cache_dir))}
+            row = {
+                "run": "1 process, memory check",
+                **time_resolve(model, big, work / "answers-big.csv", memory_orders, [], cache_dir=str(cache_dir)),
+            }
             rows.append(row)
         service = None
         if n_requests:
             msg.info(f"serve, {n_requests:,} requests from {clients} clients")
             service = time_service(model, sentences, n_requests, clients, cache_dir=str(cache_dir))
-    columns = ["run", "orders", "orders/s", "orders/s answering", "speed-up", "first answer (s)", "peak RSS (MiB)", "identical"]
+    columns = [
+        "run",
+        "orders",
+        "orders/s",
+        "orders/s answering",
+        "speed-up",
+        "first answer (s)",
+        "peak RSS (MiB)",
+        "identical",
+    ]
     print_table(f"resolve on generated orders ({os.cpu_count()} cores, one torch thread a process)", rows, columns)
     if service:
-        print_table("serve: POST /resolve {\"text\"} on localhost", [service],
-                    ["requests", "clients", "requests/s", "p50 (ms)", "p99 (ms)", "max (ms)", "errors", "server peak RSS (MiB)"])
+        print_table(
+            'serve: POST /resolve {"text"} on localhost',
+            [service],
+            [
+                "requests",
+                "clients",
+                "requests/s",
+                "p50 (ms)",
+                "p99 (ms)",
+                "max (ms)",
+                "errors",
+                "server peak RSS (MiB)",
+            ],
+        )
     env = environment(1)
-    extra = {"model": model, "startup": startup, "service": {k: v for k, v in (service or {}).items() if k != "latencies_ms"}}
+    extra = {
+        "model": model,
+        "startup": startup,
+        "service": {k: v for k, v in (service or {}).items() if k != "latencies_ms"},
+    }
     json_path = write_results(out_dir, "resolve", rows, env, extra=extra)
 
     def draw(speed_ax, memory_ax, latency_ax) -> None:
         runs = [r for r in rows if "memory" not in r["run"]]
         ys = range(len(runs))
         speed_ax.barh([y - 0.2 for y in ys], [r["orders/s"] for r in runs], height=0.4, label="whole run")
-        speed_ax.barh([y + 0.2 for y in ys], [r["orders/s answering"] for r in runs], height=0.4, label="once answering")
+        speed_ax.barh(
+            [y + 0.2 for y in ys], [r["orders/s answering"] for r in runs], height=0.4, label="once answering"
+        )
         speed_ax.set_yticks(list(ys), [r["run"] for r in runs])
         speed_ax.set_xlabel("orders / second (higher is better)")
         speed_ax.invert_yaxis()
@@ -287,7 +353,12 @@ def run_resolve_benchmark(
         if service:
             latency_ax.hist(service["latencies_ms"], bins=60)
             for q in ("p50 (ms)", "p99 (ms)"):
-                latency_ax.axvline(service[q], color="red" if "99" in q else "black", linestyle="--", label=f"{q[:3]} {service[q]:.1f} ms")
+                latency_ax.axvline(
+                    service[q],
+                    color="red" if "99" in q else "black",
+                    linestyle="--",
+                    label=f"{q[:3]} {service[q]:.1f} ms",
+                )
             latency_ax.set_yscale("log")
             latency_ax.set_xlabel(f"serve latency, ms ({service['requests']:,} requests, {clients} clients)")
             latency_ax.legend()

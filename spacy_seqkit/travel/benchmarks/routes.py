@@ -3,6 +3,7 @@ map of the network with a few routes.
 
     python -m spacy_seqkit.travel.benchmarks.routes [OUT_DIR]
 """
+
 import itertools
 import random
 import subprocess
@@ -28,9 +29,11 @@ def default_pairs(network: RailNetwork, n_random: int, seed: int) -> Dict[str, L
     """Every pair of SNCF's national (A) stations, and random pairs of passenger stations."""
     rng = random.Random(seed)
     stations = network.uics()
-    big = [([a], [b]) for a, b in itertools.combinations(network.uics("A"), 2)]
-    return {"A-station pairs": big,
-            "random passenger pairs": [([a], [b]) for a, b in (rng.sample(stations, 2) for _ in range(n_random))]}
+    big: List[Pair] = [([a], [b]) for a, b in itertools.combinations(network.uics("A"), 2)]
+    return {
+        "A-station pairs": big,
+        "random passenger pairs": [([a], [b]) for a, b in (rng.sample(stations, 2) for _ in range(n_random))],
+    }
 
 
 def time_routes(network: RailNetwork, pairs: List[Pair], keep_rows: bool, cache: bool = False) -> float:
@@ -51,8 +54,18 @@ def build_seconds() -> Optional[float]:
         return None
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
-        subprocess.run([sys.executable, str(ROOT / "scripts" / "build_rail_network.py"), "--sncf", str(SNCF),
-                        "--out", str(Path(tmp) / "network.npz")], check=True, capture_output=True)
+        subprocess.run(
+            [
+                sys.executable,
+                str(ROOT / "scripts" / "build_rail_network.py"),
+                "--sncf",
+                str(SNCF),
+                "--out",
+                str(Path(tmp) / "network.npz"),
+            ],
+            check=True,
+            capture_output=True,
+        )
         return time.perf_counter() - start
 
 
@@ -80,14 +93,24 @@ def draw(network: RailNetwork, routes: List[Route], path: Path) -> None:
     plt.close(fig)
 
 
-def run_routes_benchmark(pairs: Optional[Dict[str, List[Pair]]] = None, out_dir: Union[str, Path] = "benchmarks/results",
-                         n_random: int = 2000, seed: int = 0, build: bool = True) -> List[Row]:
+def run_routes_benchmark(
+    pairs: Optional[Dict[str, List[Pair]]] = None,
+    out_dir: Union[str, Path] = "benchmarks/results",
+    n_random: int = 2000,
+    seed: int = 0,
+    build: bool = True,
+) -> List[Row]:
     """Measure, print a table, draw `out_dir`/routes.png; returns the table's rows."""
     rows: List[Row] = []
     if build:
         seconds = build_seconds()
-        rows.append({"measure": "build (scripts/build_rail_network.py)",
-                     "value": "no raw data" if seconds is None else round(seconds, 2), "unit": "s"})
+        rows.append(
+            {
+                "measure": "build (scripts/build_rail_network.py)",
+                "value": "no raw data" if seconds is None else round(seconds, 2),
+                "unit": "s",
+            }
+        )
     loads = []
     for _ in range(5):
         start = time.perf_counter()
@@ -101,11 +124,20 @@ def run_routes_benchmark(pairs: Optional[Dict[str, List[Pair]]] = None, out_dir:
     tracemalloc.stop()  # it slows Python down: timings run without it
     pairs = pairs or default_pairs(network, n_random, seed)
     for name, group in pairs.items():
-        for label, keep, cache in (("no cached row, no answer cache", False, False),
-                                   ("rows kept, first pass", True, False), ("rows kept, second pass", True, False),
-                                   ("answer cache, first pass", True, True), ("answer cache, repeated", True, True)):
-            rows.append({"measure": f"routes/s, {name} ({len(group)}), {label}",
-                         "value": round(time_routes(network, group, keep, cache)), "unit": "routes/s"})
+        for label, keep, cache in (
+            ("no cached row, no answer cache", False, False),
+            ("rows kept, first pass", True, False),
+            ("rows kept, second pass", True, False),
+            ("answer cache, first pass", True, True),
+            ("answer cache, repeated", True, True),
+        ):
+            rows.append(
+                {
+                    "measure": f"routes/s, {name} ({len(group)}), {label}",
+                    "value": round(time_routes(network, group, keep, cache)),
+                    "unit": "routes/s",
+                }
+            )
     tracemalloc.start()
     network = RailNetwork(read_arrays(DATA_FILE), DATA_FILE)
     all_pairs = [p for group in pairs.values() for p in group]
@@ -113,8 +145,13 @@ def run_routes_benchmark(pairs: Optional[Dict[str, List[Pair]]] = None, out_dir:
     current = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
     rows.append({"measure": "memory after load (tracemalloc)", "value": round(loaded / 1e6, 1), "unit": "MB"})
-    rows.append({"measure": f"memory after {len(all_pairs)} routes (rows + 4096 answers kept)",
-                 "value": round(current / 1e6, 1), "unit": "MB"})
+    rows.append(
+        {
+            "measure": f"memory after {len(all_pairs)} routes (rows + 4096 answers kept)",
+            "value": round(current / 1e6, 1),
+            "unit": "MB",
+        }
+    )
     shown = [r for r in (network.route([a], [b]) for a, b in SHOWN) if isinstance(r, Route)]
     png = Path(out_dir) / "routes.png"
     draw(network, shown, png)

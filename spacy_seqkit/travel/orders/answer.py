@@ -1,6 +1,7 @@
 """Answering orders with a pipeline: a batch of orders in, their answers out (`Answer`),
 the trip a pipeline answered (`trip_of`: the trip component's, or the rewriter's), and the
 pipeline made ready to answer (`prepare_pipeline`)."""
+
 from typing import Iterable, Iterator, List, Optional, Tuple
 
 from spacy.tokens import Doc

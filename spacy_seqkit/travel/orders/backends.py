@@ -2,6 +2,7 @@
 process (`InProcess`) and a pool of spawned processes (`ProcessPool`); the Dask cluster's
 is `dask_backend.DaskBackend`. Every backend answers a partition with `answer_batch` over
 the same `nlp.pipe` batches, so the answers are byte-identical whichever answers them."""
+
 import multiprocessing
 import os
 import threading
@@ -26,11 +27,9 @@ class Backend(Protocol):
     """Answers partitions: `answers` yields each partition with its answers, in input
     order, keeping only a few in flight; `close` frees the workers."""
 
-    def answers(self, partitions: Iterable[Partition]) -> Iterator[Tuple[Partition, List[Answer]]]:
-        ...
+    def answers(self, partitions: Iterable[Partition]) -> Iterator[Tuple[Partition, List[Answer]]]: ...
 
-    def close(self) -> None:
-        ...
+    def close(self) -> None: ...
 
 
 # Worker side: one pipeline per process, loaded by the first partition it answers.
@@ -61,7 +60,9 @@ def answer_partition(model: str, orders: List[Order], batch_size: int) -> List[A
         return answer_batch(nlp, orders, batch_size)
 
 
-def ordered_results(submit: Callable[[Partition], object], partitions: Iterable[Partition], window: int) -> Iterator[Tuple[Partition, List[Answer]]]:
+def ordered_results(
+    submit: Callable[[Partition], object], partitions: Iterable[Partition], window: int
+) -> Iterator[Tuple[Partition, List[Answer]]]:
     """Submit each partition (`submit` returns a future with `.result()`),
     keeping at most `window` in flight, and yield the answers in input order."""
     pending: deque = deque()

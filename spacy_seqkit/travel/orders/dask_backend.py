@@ -11,6 +11,7 @@ the answers in input order. A worker that dies costs a retry of its
 partitions on another worker, by the scheduler: each partition's answer is
 collected once, from its own future, so no line is lost or written twice.
 """
+
 import logging
 import uuid
 from typing import Iterable, Iterator, List, Optional, Tuple
@@ -40,9 +41,7 @@ def _import_distributed():
     try:
         import distributed
     except ImportError:
-        raise ImportError(
-            "--dask needs Dask's distributed scheduler: pip install \"spacy-seqkit[dask]\""
-        ) from None
+        raise ImportError('--dask needs Dask\'s distributed scheduler: pip install "spacy-seqkit[dask]"') from None
     return distributed
 
 
@@ -50,7 +49,9 @@ class DaskBackend:
     """Answers partitions on the Dask cluster at `address`, or on a local
     cluster of `n_workers` processes (default: one per core)."""
 
-    def __init__(self, model: str, batch_size: int = 64, address: Optional[str] = None, n_workers: Optional[int] = None) -> None:
+    def __init__(
+        self, model: str, batch_size: int = 64, address: Optional[str] = None, n_workers: Optional[int] = None
+    ) -> None:
         distributed = _import_distributed()
         import dask
 
@@ -59,8 +60,11 @@ class DaskBackend:
         if address is None:
             with dask.config.set(LOCAL_WORKER_CONFIG):
                 self.cluster = distributed.LocalCluster(
-                    n_workers=n_workers or default_workers(), threads_per_worker=1, processes=True,
-                    dashboard_address=":0", silence_logs=logging.ERROR,
+                    n_workers=n_workers or default_workers(),
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0",
+                    silence_logs=logging.ERROR,
                 )
         try:
             self.client = distributed.Client(self.cluster or address, timeout="30s")
@@ -75,8 +79,12 @@ class DaskBackend:
     def answers(self, partitions: Iterable[Partition]) -> Iterator[Tuple[Partition, List[Answer]]]:
         def submit(partition: Partition):
             return self.client.submit(
-                answer_partition, self.model, partition.orders, self.batch_size,
-                key=f"resolve-{self.run_id}-{partition.index}", pure=False,
+                answer_partition,
+                self.model,
+                partition.orders,
+                self.batch_size,
+                key=f"resolve-{self.run_id}-{partition.index}",
+                pure=False,
             )
 
         return ordered_results(submit, partitions, IN_FLIGHT_PER_WORKER * self.slots())

@@ -13,6 +13,7 @@ answered INVALID and reported, so that one bad order cannot stall a batch
 (spaCy's tokenizer is quadratic in the length of a word it splits into many
 pieces: 10,000 emoji in a row take it 20 s).
 """
+
 import csv
 import re
 from typing import IO, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Set, Tuple
@@ -65,7 +66,7 @@ def _physical_lines(stream: IO[bytes], block_size: int = 1 << 16) -> Iterator[by
             if match.end() == len(block) and match.group() == b"\r":
                 after_cr = True
                 break
-            carry.append(block[start:match.end()])
+            carry.append(block[start : match.end()])
             yield b"".join(carry)
             carry, start = [], match.end()
         carry.append(block[start:])
@@ -175,7 +176,11 @@ def row_writer(out: IO[str]) -> Callable[[List[str]], None]:
 
 
 def write_answers(
-    answers: Iterable[Answer], out: IO[str], report: Callable[[str], None], counts: Dict[str, int], prefix: str = "",
+    answers: Iterable[Answer],
+    out: IO[str],
+    report: Callable[[str], None],
+    counts: Dict[str, int],
+    prefix: str = "",
     steps: bool = False,
 ) -> None:
     """Write the answers as CSV lines on `out` (with their stops if `steps`, see

@@ -16,6 +16,7 @@ body that is not UTF-8 or not JSON 400, one of the wrong shape 422, always as
 answered INVALID with its reason in `error`. The pipeline is loaded once, at
 start, and answers one request at a time.
 """
+
 import io
 import json
 import threading
@@ -100,11 +101,16 @@ class Resolver:
                 doc = self.nlp(text)
                 html = self.render(doc) if render else None
                 trip = trip_of(doc)
-                entities = [{"start": e.start_char, "end": e.end_char, "label": e.label_, "text": e.text}
-                            for e in doc.ents]
+                entities = [
+                    {"start": e.start_char, "end": e.end_char, "label": e.label_, "text": e.text} for e in doc.ents
+                ]
         answer = {
-            "text": text, "valid": trip.is_valid, "places": trip.places(), "trip": trip.to_dict(),
-            "entities": entities, "error": error,
+            "text": text,
+            "valid": trip.is_valid,
+            "places": trip.places(),
+            "trip": trip.to_dict(),
+            "entities": entities,
+            "error": error,
         }
         if render:
             answer["html"] = html
@@ -115,7 +121,13 @@ class Resolver:
             answers = answer_batch(self.nlp, orders, self.batch_size)
         return {
             "answers": [
-                {"id": a.id, "valid": bool(a.places), "places": list(a.places), "line": csv_line(a.row(self.steps)), "error": a.error}
+                {
+                    "id": a.id,
+                    "valid": bool(a.places),
+                    "places": list(a.places),
+                    "line": csv_line(a.row(self.steps)),
+                    "error": a.error,
+                }
                 for a in answers
             ]
         }
@@ -184,11 +196,20 @@ async def read_body(request, max_body_bytes: int) -> bytes:
 def order_limits() -> Dict[str, int]:
     from . import format as tor
 
-    return {"max_order_chars": tor.MAX_ORDER_CHARS, "max_order_tokens": tor.MAX_ORDER_TOKENS, "max_word_chars": tor.MAX_WORD_CHARS}
+    return {
+        "max_order_chars": tor.MAX_ORDER_CHARS,
+        "max_order_tokens": tor.MAX_ORDER_TOKENS,
+        "max_word_chars": tor.MAX_WORD_CHARS,
+    }
 
 
 def serve(
-    nlp, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info", steps: bool = False, **limits: Optional[int]
+    nlp,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    log_level: str = "info",
+    steps: bool = False,
+    **limits: Optional[int],
 ) -> None:
     """Serve `nlp` until interrupted."""
     import uvicorn

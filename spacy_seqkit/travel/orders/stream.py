@@ -14,6 +14,7 @@ input (about a microsecond an order) and keeps a few partitions in flight per
 process, so memory stays flat whatever the input's size; the workers only need
 the pipeline, not the input's file system.
 """
+
 import glob
 import sys
 from pathlib import Path
@@ -44,7 +45,13 @@ def expand_inputs(inputs: Sequence[str]) -> List[str]:
         else:
             found = [arg] if path.is_file() else []
         if not found:
-            what = "no *.csv file in folder" if path.is_dir() else "no file matches" if glob.has_magic(arg) else "No such input file:"
+            what = (
+                "no *.csv file in folder"
+                if path.is_dir()
+                else "no file matches"
+                if glob.has_magic(arg)
+                else "No such input file:"
+            )
             raise ValueError(f"{what} {arg}")
         files.extend(found)
     return files

@@ -1,5 +1,6 @@
 """The Doc extensions of the travel pipeline, installed idempotently: every component and
 command may ask for them."""
+
 from spacy.tokens import Doc
 
 

@@ -4,18 +4,17 @@ Counts the function words of French and of the languages travellers most often w
 French service in (English, Spanish, German, Italian); words two of them share ("a", "de",
 "la", "me", "train") count for none.
 """
+
 from typing import Dict, FrozenSet, Iterable
 
 _WORDS: Dict[str, str] = {
     "fr": "je j' tu il nous vous le les des du au aux un une et est pour vers depuis avec dans sur "
-          "ce cette mon ma mes veux voudrais aller partir suis demain quel quels quelle combien "
-          "billet merci bonjour comment faut où ou qui que quand rejoindre arriver départ",
+    "ce cette mon ma mes veux voudrais aller partir suis demain quel quels quelle combien "
+    "billet merci bonjour comment faut où ou qui que quand rejoindre arriver départ",
     "en": "i the to from is are want need would like go get there how what when tomorrow "
-          "morning please thanks ticket tickets book seats my you can could any next from",
-    "es": "quiero ir el los las una hay trenes tren desde hasta mañana gracias dónde está por "
-          "favor necesito para y",
-    "de": "ich möchte nach von mit dem der die das und zug morgen fahren bitte gibt es eine einen "
-          "ist wie wann fährt",
+    "morning please thanks ticket tickets book seats my you can could any next from",
+    "es": "quiero ir el los las una hay trenes tren desde hasta mañana gracias dónde está por favor necesito para y",
+    "de": "ich möchte nach von mit dem der die das und zug morgen fahren bitte gibt es eine einen ist wie wann fährt",
     "it": "vorrei andare da per il treno domani grazie sono che della alle è con dove voglio",
 }
 

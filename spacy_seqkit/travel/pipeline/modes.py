@@ -20,6 +20,7 @@ Read off the lowercase words, each rule shaped by what the word also means in Fr
 - a means ruled out is no means: "sans voiture", "pas en avion", "plutôt qu'en car",
   "au lieu du bus" (a negation or "plutôt que" / "au lieu" within the three words before).
 """
+
 from typing import List, Sequence
 
 OTHER_MODES_SETTINGS = ("invalid", "keep")
@@ -52,7 +53,9 @@ def names_a_train(words: Sequence[str]) -> bool:
     """A train word, not the "en train de" of an action in progress."""
     for i, word in enumerate(words):
         if word in TRAIN_WORDS:
-            progressive = word == "train" and 0 < i < len(words) - 1 and words[i - 1] == "en" and words[i + 1] in {"de", "d'"}
+            progressive = (
+                word == "train" and 0 < i < len(words) - 1 and words[i - 1] == "en" and words[i + 1] in {"de", "d'"}
+            )
             if not progressive:
                 return True
     return False

@@ -12,6 +12,7 @@ written by other people ("de langres a chaumont").
 In training, name it in `[training] annotating_components`, so that the docs the recognizer
 learns from are marked as the docs it will read.
 """
+
 from typing import Iterable, Optional
 
 from spacy.language import Language
@@ -23,8 +24,9 @@ MARKER = "<lieu>"
 
 
 class PlaceMarker:
-    def __init__(self, name: str = "seqkit_place_marker", *, places: Optional[Places] = None,
-                 marker: str = MARKER) -> None:
+    def __init__(
+        self, name: str = "seqkit_place_marker", *, places: Optional[Places] = None, marker: str = MARKER
+    ) -> None:
         self.name = name
         self.marker = marker
         self._places = places

@@ -19,21 +19,18 @@ Two shapes, each narrow enough that an ordinary "pas" keeps its places:
   "non ?" rules nothing out, and "non pas" leaves the place before it alone ("à Lyon, non
   pas à Grenoble" rules out Grenoble, by the first shape).
 """
+
 from typing import Collection
 
 from spacy.tokens import Span
 
 # What may stand between a cue and its place.
-LINKS = frozenset(
-    "à a au aux de d' d du des pour par vers en la le les l' l depuis jusqu' jusqu'à jusque sur".split()
-)
+LINKS = frozenset("à a au aux de d' d du des pour par vers en la le les l' l depuis jusqu' jusqu'à jusque sur".split())
 CUES_BEFORE = frozenset({"pas", "sauf", "excepté", "excepte", "hormis"})
 # What a "pas" that opens its clause follows; and what follows a place denied after a verb.
 CLAUSE_OPENERS = frozenset({"non", "mais", "et", "ou", "surtout", "donc", "alors", "puis"})
 CONTRASTS = frozenset({",", ";", ":", ".", "!", "mais", "finalement", "plutôt", "plutot"})
-TRAVEL_VERBS = frozenset(
-    "aller partir passer arriver descendre monter rentrer rejoindre voyager transiter".split()
-)
+TRAVEL_VERBS = frozenset("aller partir passer arriver descendre monter rentrer rejoindre voyager transiter".split())
 # Words that say the place before them was a slip; one of them makes a correction.
 CORRECTIONS = frozenset(
     {"non", "pardon", "oups", "erreur", "correction", "dire", "trompé", "trompée", "trompe", "trompais"}
@@ -57,7 +54,7 @@ def _skip_links_back(doc, i: int) -> int:
 
 
 def _preference_cue_ends_at(doc, i: int) -> bool:
-    """"plutôt que", "au lieu (de)" or "sans" ends at token i."""
+    """ "plutôt que", "au lieu (de)" or "sans" ends at token i."""
     if i < 0:
         return False
     word = _word(doc, i)

@@ -1,4 +1,5 @@
 """Tokenizer settings for travel requests."""
+
 from typing import Callable
 
 from spacy.language import Language

@@ -4,6 +4,7 @@
 `to_dict()`), what the rewriter's answer ("Marseille > Paris" / "INVALID") parses into,
 what a gold record holds, and what the Travel Order Resolver writes out.
 """
+
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 

@@ -1,4 +1,5 @@
 """`seqkit_trip`: turns DEPART / ARRIVEE / VIA entities into `doc._.trip`."""
+
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from spacy.language import Language
@@ -26,8 +27,30 @@ _ALTERNATIVES = {"ou", "soit"}
 # What may join the two ends of a terse request: "albi carmaux", "Arras et Douai", "X / Y".
 _PAIR_JOINERS = {"-", "–", "—", "/", "->", ">", "→", "=>", "⇒", "➔", "➡", "➡️", ",", "et", "+", "<>", "<->"}
 # What may stand between "ou" and the alternative place: "ou de", "ou bien à", "ou pour".
-_ALTERNATIVE_LINKS = {"de", "d'", "d", "du", "des", "à", "a", "au", "aux", "pour", "par", "vers",
-                      "depuis", "bien", "alors", "plutôt", "plutot", "la", "le", "les", "l'", "l"}
+_ALTERNATIVE_LINKS = {
+    "de",
+    "d'",
+    "d",
+    "du",
+    "des",
+    "à",
+    "a",
+    "au",
+    "aux",
+    "pour",
+    "par",
+    "vers",
+    "depuis",
+    "bien",
+    "alors",
+    "plutôt",
+    "plutot",
+    "la",
+    "le",
+    "les",
+    "l'",
+    "l",
+}
 
 
 def is_shouting(doc: Doc) -> bool:
@@ -138,7 +161,8 @@ class TripResolver:
             return [(span, place)]
         if not self.known_places_only:
             return [(span, Place.unknown(span.text))]
-        found, function_words = [], []
+        found: List[Tuple[Span, Place]] = []
+        function_words: List[Tuple[Span, Place]] = []
         start, n = 0, len(span)
         while start < n:
             for end in range(min(n, start + MAX_NAME_TOKENS), start, -1):
@@ -212,9 +236,9 @@ class TripResolver:
             other = self.adjacent_place(end[1], after=bool(departures), places=places)
             if other is not None:
                 label = "ARRIVEE" if departures else "DEPART"
-                place = (label, other[0], other[1])
-                places = sorted(places + [place], key=lambda p: p[1].start)
-                (arrivals if departures else departures).append(place)
+                paired = (label, other[0], other[1])
+                places = sorted(places + [paired], key=lambda p: p[1].start)
+                (arrivals if departures else departures).append(paired)
         if any(self.has_alternative(p[1], places) for p in departures[:1] + arrivals[:1]):
             # "de Nîmes ou d'Arles à Aix": an end in doubt makes no single trip.
             departures, arrivals, steps = [], [], []
@@ -233,9 +257,9 @@ class TripResolver:
         roles.update({id(p): "ARRIVEE" for p in arrivals[:1]})
         roles.update({id(p): "VIA" for p in steps})
         mentions = []
-        for place in places:
-            label, mention = place[0], place[1]
-            mentions.append(Span(mention.doc, mention.start, mention.end, label=roles.get(id(place), label)))
+        for found in places:
+            label, mention = found[0], found[1]
+            mentions.append(Span(mention.doc, mention.start, mention.end, label=roles.get(id(found), label)))
         return trip, mentions
 
     def adjacent_place(self, mention: Span, after: bool, places) -> Optional[Tuple[Span, Place]]:
@@ -382,6 +406,12 @@ def make_trip_resolver(
     Sedan, non pardon, à Reims") is never an end."""
     check_places("seqkit_trip", places)
     return TripResolver(
-        name, places=places, resolve_names=resolve_names, known_places_only=known_places_only,
-        fix_ents=fix_ents, french_only=french_only, pair_ends=pair_ends, other_modes=check_other_modes(other_modes),
+        name,
+        places=places,
+        resolve_names=resolve_names,
+        known_places_only=known_places_only,
+        fix_ents=fix_ents,
+        french_only=french_only,
+        pair_ends=pair_ends,
+        other_modes=check_other_modes(other_modes),
     )

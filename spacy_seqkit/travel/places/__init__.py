@@ -13,6 +13,7 @@ communes and départements (`build_gazetteer_data.py`), common words
 - `lookup.py`: what a mention names, typos tolerated;
 - `french_places.py`: `FrenchPlaces`, France's places; `registry.py`: `spacy-seqkit.french_places.v1`.
 """
+
 from .contract import Places
 from .french_places import FrenchPlaces
 from .names import normalise

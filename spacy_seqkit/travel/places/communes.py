@@ -1,5 +1,6 @@
 """INSEE's communes and départements of metropolitan France, as shipped in `data/`
 (built by `scripts/build_gazetteer_data.py`; see `data/README.md`)."""
+
 import csv
 import functools
 import gzip

@@ -5,6 +5,7 @@ function named in their config (`[components.seqkit_trip.places]`);
 `spacy-seqkit.french_places.v1` (`FrenchPlaces`) is France's. Another country's places plug in
 the same way: a registered `@misc` function returning an object with these four methods.
 """
+
 from typing import List, Optional, Protocol, Tuple, runtime_checkable
 
 from .place import Place

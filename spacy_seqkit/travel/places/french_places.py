@@ -2,6 +2,7 @@
 as the travel pipeline asks for them (`contract.Places`): what a mention names, which runs of
 words spell a place, what is known to be no place; and, for the corpus, populations,
 stations, départements and the forms people type."""
+
 from typing import FrozenSet, List, Optional, Tuple
 
 from .communes import code_by_name, current_commune, read_communes, read_departements
@@ -125,8 +126,11 @@ class FrenchPlaces:
         """Known not to be a place of this gazetteer: a type word ("gare"), a foreign place
         ("Londres"), an ordinary word. The trip component never keeps such a mention."""
         key = normalise(text)
-        return not key or ARTICLE.sub("", key) in TYPE_WORDS or key in FOREIGN_PLACES or (
-            key in self.ordinary_words and self.resolve(text) is None
+        return (
+            not key
+            or ARTICLE.sub("", key) in TYPE_WORDS
+            or key in FOREIGN_PLACES
+            or (key in self.ordinary_words and self.resolve(text) is None)
         )
 
     def resolve(self, text: str) -> Optional[str]:
@@ -158,13 +162,19 @@ class FrenchPlaces:
         station = data.by_name.get(entry.name) if entry.name in self._index.stations else None
         if station is not None:
             home = data.commune.get(station.name)
-            return Place(text, STATION, station.name, home.code if home else station.insee,
-                         home.name if home else None, (station.name,), station.uics)
+            return Place(
+                text,
+                STATION,
+                station.name,
+                home.code if home else station.insee,
+                home.name if home else None,
+                (station.name,),
+                station.uics,
+            )
         code = entry.code or code_by_name().get(entry.name, "")
         current = current_commune(code) if code else None
         serving = list(data.serving.get(entry.name, ()))
         if current is not None:
             serving += [s for s in data.serving.get(current.name, ()) if s not in serving]
         uics = tuple(u for s in serving for u in data.by_name[s].uics)
-        return Place(text, COMMUNE, entry.name, code or None, current.name if current else None,
-                     tuple(serving), uics)
+        return Place(text, COMMUNE, entry.name, code or None, current.name if current else None, tuple(serving), uics)

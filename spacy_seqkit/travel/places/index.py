@@ -4,6 +4,7 @@ place it stands for. Shipped built (`data/index.pickle.gz`, written by
 `scripts/build_gazetteer_index.py`) with a digest of what it was built from (the modules
 that build it, the stations, the communes), so a process reads it in milliseconds; where the
 digest no longer matches, or for another `min_population`, it is built (0.6 s)."""
+
 import functools
 import gzip
 import hashlib
@@ -35,9 +36,14 @@ MIN_WORD_PLACE_POPULATION = 10000
 # Abbreviations people type for a few big cities (SMS, forums), and the usual names of towns
 # whose official name is longer.
 CITY_ALIASES = {
-    "bdx": "Bordeaux", "tlse": "Toulouse", "mtp": "Montpellier", "mrs": "Marseille",
-    "Le Puy": "Le Puy-en-Velay", "Luchon": "Bagnères-de-Luchon",
+    "bdx": "Bordeaux",
+    "tlse": "Toulouse",
+    "mtp": "Montpellier",
+    "mrs": "Marseille",
+    "Le Puy": "Le Puy-en-Velay",
+    "Luchon": "Bagnères-de-Luchon",
 }
+
 
 class Entry(NamedTuple):
     name: str  # canonical name
@@ -59,10 +65,43 @@ class NameIndex(NamedTuple):
 
 # First words of compound names that name nothing on their own ("Saint-Malo" is not "Saint").
 _GENERIC_HEADS = {
-    "saint", "sainte", "saints", "le", "la", "les", "l", "mont", "pont", "port", "val", "bois",
-    "villeneuve", "villefranche", "neuville", "chateau", "bourg", "ile", "notre", "grand",
-    "petit", "haute", "haut", "basse", "bas", "vieux", "vieille", "fort", "cap", "plan", "puy",
-    "village", "maisons", "aux", "moulins", "rue", "parc",
+    "saint",
+    "sainte",
+    "saints",
+    "le",
+    "la",
+    "les",
+    "l",
+    "mont",
+    "pont",
+    "port",
+    "val",
+    "bois",
+    "villeneuve",
+    "villefranche",
+    "neuville",
+    "chateau",
+    "bourg",
+    "ile",
+    "notre",
+    "grand",
+    "petit",
+    "haute",
+    "haut",
+    "basse",
+    "bas",
+    "vieux",
+    "vieille",
+    "fort",
+    "cap",
+    "plan",
+    "puy",
+    "village",
+    "maisons",
+    "aux",
+    "moulins",
+    "rue",
+    "parc",
 }
 
 
@@ -71,7 +110,7 @@ def short_form(name: str) -> Optional[str]:
     body = name
     for article in ARTICLES:
         if body.startswith(article):
-            body = body[len(article):]
+            body = body[len(article) :]
     head = re.split(r"[- ]", body, maxsplit=1)[0]
     if head == body or len(head) < 3 or normalise(head) in _GENERIC_HEADS:
         return None
@@ -102,9 +141,15 @@ def index_digest() -> str:
     """A digest of what the index is built from: this module, the names' rules, the
     stations and their forms, the communes, the words."""
     digest = hashlib.sha256()
-    sources = (Path(__file__), Path(_names_module.__file__), Path(_stations_module.__file__),
-               Path(_sncf_module.__file__), DATA / "communes.tsv.gz", DATA / "stations.tsv.gz",
-               DATA / "french_words.txt.gz")
+    sources = (
+        Path(__file__),
+        Path(_names_module.__file__),
+        Path(_stations_module.__file__),
+        Path(_sncf_module.__file__),
+        DATA / "communes.tsv.gz",
+        DATA / "stations.tsv.gz",
+        DATA / "french_words.txt.gz",
+    )
     for path in sources:
         digest.update(path.read_bytes())
     return digest.hexdigest()
@@ -154,7 +199,7 @@ def build_index(min_population: int) -> NameIndex:
         add(normalise(name), Entry(name, pop, 1, current, code))
         for article in ARTICLES:
             if name.startswith(article):
-                add(normalise(name[len(article):]), Entry(name, pop, 2, current, code))
+                add(normalise(name[len(article) :]), Entry(name, pop, 2, current, code))
         head = short_form(name)
         # "Florac" for Florac Trois Rivières; heads of three or four letters only for towns
         # ("Aix"), not for every "Bar-sur-..." village.
@@ -180,11 +225,12 @@ def build_index(min_population: int) -> NameIndex:
         add(key, Entry(station.name, populations.get(home.name, 0) if home else 0, 0))
     by_key = {k: _best(v) for k, v in candidates.items()}
     fuzzy_keys = sorted(
-        k for k, e in by_key.items()
+        k
+        for k, e in by_key.items()
         # Short forms are no typo targets: "classe" is not "Chasse(-sur-Rhône)" mistyped.
-        if k not in TYPE_WORDS and (
-            e.rank == 0
-            or (e.rank < 4 and (e.population >= _MIN_FUZZY_POPULATION or len(k) >= _MIN_SMALL_FUZZY_LENGTH))
+        if k not in TYPE_WORDS
+        and (
+            e.rank == 0 or (e.rank < 4 and (e.population >= _MIN_FUZZY_POPULATION or len(k) >= _MIN_SMALL_FUZZY_LENGTH))
         )
     )
     big_keys = sorted(k for k, e in by_key.items() if e.rank in (1, 2) and e.population >= BIG_PLACE)

@@ -1,6 +1,7 @@
 """What a mention names: the exact key, then the key without its type words or
 département, then a typo-tolerant match (Damerau-Levenshtein, same first letter), never for a
 type word, a foreign place or an ordinary word. Cached per process and settings."""
+
 import functools
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
@@ -61,7 +62,11 @@ def _lookup(key: str, index: NameIndex, ordinary_words: FrozenSet[str], lowercas
     entry = index.by_key.get(key)
     if entry is not None:
         small = entry.rank > 0 and entry.population < 2000
-        if is_word and entry.rank > 0 and (entry.rank == 4 or (lowercase and entry.population < MIN_WORD_PLACE_POPULATION)):
+        if (
+            is_word
+            and entry.rank > 0
+            and (entry.rank == 4 or (lowercase and entry.population < MIN_WORD_PLACE_POPULATION))
+        ):
             # "côte" is not La Côte, nor "roche" La Roche-sur-Yon, nor "aube" the village of
             # Aube; "fougere" may still be Fougères mistyped.
             return fuzzy(key, index, index.big_keys, 1) if len(key) >= 6 else None

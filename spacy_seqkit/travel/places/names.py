@@ -1,6 +1,7 @@
 """How place names are compared: `normalise` (case, accents, hyphens, punctuation and
 "st" aside), the words that say what kind of place follows ("gare de", "centre-ville"),
 foreign places, and how many typos a mention of a given length may carry."""
+
 import gzip
 import re
 import unicodedata
@@ -15,12 +16,42 @@ _ABBREVIATIONS = {"st": "saint", "ste": "sainte", "sts": "saints", "stes": "sain
 _MIN_FUZZY_LENGTH = 5
 # Words that say what kind of place follows, never a place on their own: "la gare de X",
 # "l'aéroport de X", "le centre-ville de X" are X.
-TYPE_WORDS = frozenset({
-    "gare", "gares", "gare sncf", "gare routiere", "aeroport", "aerogare", "terminal", "centre",
-    "centre ville", "hypercentre", "ville", "cite", "port", "quartier", "village", "bourg",
-    "commune", "station", "halte", "quai", "voie", "hall", "capitale", "metropole", "agglomeration",
-    "region", "departement", "banlieue", "faubourg", "hopital", "universite", "campus",
-})
+TYPE_WORDS = frozenset(
+    {
+        "gare",
+        "gares",
+        "gare sncf",
+        "gare routiere",
+        "aeroport",
+        "aerogare",
+        "terminal",
+        "centre",
+        "centre ville",
+        "hypercentre",
+        "ville",
+        "cite",
+        "port",
+        "quartier",
+        "village",
+        "bourg",
+        "commune",
+        "station",
+        "halte",
+        "quai",
+        "voie",
+        "hall",
+        "capitale",
+        "metropole",
+        "agglomeration",
+        "region",
+        "departement",
+        "banlieue",
+        "faubourg",
+        "hopital",
+        "universite",
+        "campus",
+    }
+)
 TYPE_PREFIX = re.compile(
     r"^(?:(?:la |le |l |les )?(?:petite |grande |belle |jolie |charmante |magnifique |vieille )?"
     r"(?:gare(?: sncf| routiere| tgv)?|aeroport|aerogare|centre(?: ville)?|hypercentre|ville|cite|port|"
@@ -32,19 +63,87 @@ TYPE_SUFFIX = re.compile(r" (?:gare(?: sncf| centrale)?|centre(?: ville)?|ville|
 TRAILING_DEPARTEMENT = re.compile(r"(?: \d{1,3}| \([^)]*\))+$")
 # Foreign places people travel to from France (French exonyms): never a French place, so
 # never kept as typed. Names that are also French communes ("Vienne") are left out.
-FOREIGN_PLACES = frozenset({
-    "londres", "bruxelles", "geneve", "lausanne", "bale", "berne", "zurich", "lugano", "neuchatel",
-    "luxembourg", "monaco", "monte carlo", "barcelone", "madrid", "seville", "bilbao", "saint sebastien",
-    "gerone", "valence espagne", "milan", "turin", "rome", "venise", "florence", "genes", "naples",
-    "vintimille", "amsterdam", "rotterdam", "la haye", "anvers", "liege", "namur", "charleroi",
-    "bruges", "gand", "mons", "francfort", "cologne", "berlin", "munich", "stuttgart", "fribourg",
-    "karlsruhe", "sarrebruck", "mannheim", "dusseldorf", "hambourg", "lisbonne", "porto", "andorre",
-    "dublin", "edimbourg", "manchester", "prague", "vienne autriche", "varsovie", "budapest",
-    "montreal", "quebec", "new york", "espagne", "italie", "suisse", "belgique", "allemagne",
-    "angleterre", "royaume uni", "irlande", "portugal", "pays bas", "autriche", "canada", "maroc",
-    "tunisie", "algerie", "europe",
-})
-
+FOREIGN_PLACES = frozenset(
+    {
+        "londres",
+        "bruxelles",
+        "geneve",
+        "lausanne",
+        "bale",
+        "berne",
+        "zurich",
+        "lugano",
+        "neuchatel",
+        "luxembourg",
+        "monaco",
+        "monte carlo",
+        "barcelone",
+        "madrid",
+        "seville",
+        "bilbao",
+        "saint sebastien",
+        "gerone",
+        "valence espagne",
+        "milan",
+        "turin",
+        "rome",
+        "venise",
+        "florence",
+        "genes",
+        "naples",
+        "vintimille",
+        "amsterdam",
+        "rotterdam",
+        "la haye",
+        "anvers",
+        "liege",
+        "namur",
+        "charleroi",
+        "bruges",
+        "gand",
+        "mons",
+        "francfort",
+        "cologne",
+        "berlin",
+        "munich",
+        "stuttgart",
+        "fribourg",
+        "karlsruhe",
+        "sarrebruck",
+        "mannheim",
+        "dusseldorf",
+        "hambourg",
+        "lisbonne",
+        "porto",
+        "andorre",
+        "dublin",
+        "edimbourg",
+        "manchester",
+        "prague",
+        "vienne autriche",
+        "varsovie",
+        "budapest",
+        "montreal",
+        "quebec",
+        "new york",
+        "espagne",
+        "italie",
+        "suisse",
+        "belgique",
+        "allemagne",
+        "angleterre",
+        "royaume uni",
+        "irlande",
+        "portugal",
+        "pays bas",
+        "autriche",
+        "canada",
+        "maroc",
+        "tunisie",
+        "algerie",
+        "europe",
+    }
+)
 
 
 def normalise(text: str) -> str:

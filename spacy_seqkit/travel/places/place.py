@@ -1,6 +1,7 @@
 """`Place`: what one end or stop of a trip names, as a value: what was typed, the kind of
 place, its reference name (the answer), its codes and the stations that serve it (a commune's
 stations; a station is its own), from which routes start."""
+
 from dataclasses import dataclass, field
 from typing import Any, Dict, Mapping, Optional, Tuple
 
@@ -19,8 +20,13 @@ class Place:
 
     def to_dict(self) -> Dict[str, Any]:
         return {
-            "text": self.text, "kind": self.kind, "name": self.name, "insee": self.insee,
-            "commune": self.commune, "stations": list(self.stations), "uics": list(self.uics),
+            "text": self.text,
+            "kind": self.kind,
+            "name": self.name,
+            "insee": self.insee,
+            "commune": self.commune,
+            "stations": list(self.stations),
+            "uics": list(self.uics),
         }
 
     @classmethod
@@ -28,8 +34,13 @@ class Place:
         if not data:
             return None
         return cls(
-            data["text"], data["kind"], data["name"], data.get("insee"), data.get("commune"),
-            tuple(data.get("stations") or ()), tuple(data.get("uics") or ()),
+            data["text"],
+            data["kind"],
+            data["name"],
+            data.get("insee"),
+            data.get("commune"),
+            tuple(data.get("stations") or ()),
+            tuple(data.get("uics") or ()),
         )
 
     @classmethod

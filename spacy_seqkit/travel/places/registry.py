@@ -10,6 +10,7 @@ min_population = 0
 Another country's places plug in the same way: register a function returning an object of
 the place contract (`contract.Places`) and name it in the components' config.
 """
+
 import functools
 from typing import FrozenSet
 

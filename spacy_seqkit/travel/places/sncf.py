@@ -9,6 +9,7 @@ passed as `normalise` where forms are compared. A few forms start with "Gare" ("
 Lyon", "Gare du Nord", "Gare de l'Est"): they must be looked up whole, before "gare de" is
 read as a mere type word (the gare de Lyon is in Paris).
 """
+
 import csv
 import functools
 import gzip
@@ -24,21 +25,119 @@ BIG_CITY_POPULATION = 100_000
 # Words that name no station on their own: kinds of place, directions, regions, linking words.
 # "Lille Europe" is no reason to read "Europe" as a station, nor "Évreux Normandie" "Normandie";
 # with "TGV" they do ("Lorraine TGV", "TGV Haute-Picardie").
-GENERIC_WORDS = frozenset({
-    "ville", "centre", "halte", "plage", "port", "nord", "sud", "est", "ouest", "rive", "droite",
-    "gauche", "haut", "haute", "bas", "basse", "aeroport", "village", "bourg", "bains", "tgv", "ter",
-    "tram", "train", "rer", "zone", "industrielle", "europe", "france", "pays", "normandie", "bretagne",
-    "picardie", "lorraine", "alsace", "champagne", "ardenne", "bourgogne", "auvergne", "provence",
-    "savoie", "flandre", "flandres", "aquitaine", "occitanie", "anjou", "bearn", "sologne", "berry",
-    "limousin", "rhone", "alpes", "loire", "hopital", "universite", "lycee", "college", "stade", "musee",
-    "musees", "prefecture", "parc", "chateau", "foret", "porte", "pont", "mairie", "eglise", "quartier",
-    "cite", "campus", "international", "tt", "le", "la", "les", "l", "de", "du", "des", "d", "et", "sur",
-    "sous", "en", "lez", "aux", "au", "pres",
-})
+GENERIC_WORDS = frozenset(
+    {
+        "ville",
+        "centre",
+        "halte",
+        "plage",
+        "port",
+        "nord",
+        "sud",
+        "est",
+        "ouest",
+        "rive",
+        "droite",
+        "gauche",
+        "haut",
+        "haute",
+        "bas",
+        "basse",
+        "aeroport",
+        "village",
+        "bourg",
+        "bains",
+        "tgv",
+        "ter",
+        "tram",
+        "train",
+        "rer",
+        "zone",
+        "industrielle",
+        "europe",
+        "france",
+        "pays",
+        "normandie",
+        "bretagne",
+        "picardie",
+        "lorraine",
+        "alsace",
+        "champagne",
+        "ardenne",
+        "bourgogne",
+        "auvergne",
+        "provence",
+        "savoie",
+        "flandre",
+        "flandres",
+        "aquitaine",
+        "occitanie",
+        "anjou",
+        "bearn",
+        "sologne",
+        "berry",
+        "limousin",
+        "rhone",
+        "alpes",
+        "loire",
+        "hopital",
+        "universite",
+        "lycee",
+        "college",
+        "stade",
+        "musee",
+        "musees",
+        "prefecture",
+        "parc",
+        "chateau",
+        "foret",
+        "porte",
+        "pont",
+        "mairie",
+        "eglise",
+        "quartier",
+        "cite",
+        "campus",
+        "international",
+        "tt",
+        "le",
+        "la",
+        "les",
+        "l",
+        "de",
+        "du",
+        "des",
+        "d",
+        "et",
+        "sur",
+        "sous",
+        "en",
+        "lez",
+        "aux",
+        "au",
+        "pres",
+    }
+)
 # A remainder starting with one of these belongs to the commune's name ("Angoulins sur Mer").
-_LINKING_STARTS = frozenset({
-    "sur", "sous", "en", "les", "lez", "le", "la", "l", "de", "d", "du", "des", "aux", "au", "pres",
-})
+_LINKING_STARTS = frozenset(
+    {
+        "sur",
+        "sous",
+        "en",
+        "les",
+        "lez",
+        "le",
+        "la",
+        "l",
+        "de",
+        "d",
+        "du",
+        "des",
+        "aux",
+        "au",
+        "pres",
+    }
+)
 # "Paris Est" is "la gare de l'Est" to travellers.
 _COMPASS_GARES = {"nord": "Gare du Nord", "est": "Gare de l'Est", "sud": "Gare du Sud", "ouest": "Gare de l'Ouest"}
 # " - " joins the communes a station serves ("Le Creusot - Montceau-les-Mines - Montchanin TGV").
@@ -132,8 +231,12 @@ def named_like_commune(station: Station, commune_name: Optional[str], normalise:
     return city is not None and normalise(station.name) == normalise(city)
 
 
-def is_station_specific(form: str, commune_keys: Collection[str] = frozenset(),
-                        word_keys: Collection[str] = frozenset(), normalise: Callable[[str], str] = fold) -> bool:
+def is_station_specific(
+    form: str,
+    commune_keys: Collection[str] = frozenset(),
+    word_keys: Collection[str] = frozenset(),
+    normalise: Callable[[str], str] = fold,
+) -> bool:
     """Whether `form` can name a station and nothing else: at least 4 letters, not a
     commune's name, not an ordinary word, not only generic words ("Rive Droite", "Europe")
     unless with "TGV" ("Meuse TGV").
@@ -143,8 +246,13 @@ def is_station_specific(form: str, commune_keys: Collection[str] = frozenset(),
     key = normalise(form)
     words = key.split()
     named = [w for w in words if w != "tgv"]
-    return (sum(c.isalpha() for c in key) >= MIN_LETTERS and key not in commune_keys and key not in word_keys
-            and bool(named) and (len(named) < len(words) or not all(w in GENERIC_WORDS for w in named)))
+    return (
+        sum(c.isalpha() for c in key) >= MIN_LETTERS
+        and key not in commune_keys
+        and key not in word_keys
+        and bool(named)
+        and (len(named) < len(words) or not all(w in GENERIC_WORDS for w in named))
+    )
 
 
 def _short_part(part: str) -> str:
@@ -158,7 +266,7 @@ def _tgv_forms(name: str) -> List[str]:
     if "TGV" not in words:
         return []
     i = words.index("TGV")
-    head, tail = " ".join(words[:i]), " ".join(words[i + 1:])
+    head, tail = " ".join(words[:i]), " ".join(words[i + 1 :])
     if not head:  # "TGV Haute-Picardie"
         return [f"{tail} TGV"]
     forms = [f"TGV {head}"] + ([f"{head} TGV"] if tail else [])
@@ -169,12 +277,13 @@ def _tgv_forms(name: str) -> List[str]:
     return forms
 
 
-def _city_forms(name: str, city: str, commune_keys: Collection[str], word_keys: Collection[str],
-                normalise: Callable[[str], str]) -> List[str]:
+def _city_forms(
+    name: str, city: str, commune_keys: Collection[str], word_keys: Collection[str], normalise: Callable[[str], str]
+) -> List[str]:
     """ "Part-Dieu" for "Lyon Part Dieu" (in Lyon), "Gare de l'Est" for "Paris Est"."""
     if not name.startswith(city + " ") or _PART_SEPARATOR.search(name):
         return []
-    rest = name[len(city) + 1:]
+    rest = name[len(city) + 1 :]
     key = normalise(rest)
     if key in _COMPASS_GARES:
         return [_COMPASS_GARES[key]]
@@ -183,9 +292,15 @@ def _city_forms(name: str, city: str, commune_keys: Collection[str], word_keys: 
     return [rest] if is_station_specific(rest, commune_keys, word_keys, normalise) else []
 
 
-def station_forms(station: Station, commune_name: Optional[str], *, commune_population: int = 0,
-                  commune_keys: Collection[str] = frozenset(), word_keys: Collection[str] = frozenset(),
-                  normalise: Callable[[str], str] = fold) -> List[str]:
+def station_forms(
+    station: Station,
+    commune_name: Optional[str],
+    *,
+    commune_population: int = 0,
+    commune_keys: Collection[str] = frozenset(),
+    word_keys: Collection[str] = frozenset(),
+    normalise: Callable[[str], str] = fold,
+) -> List[str]:
     """The names people type for `station`, its traveller name first, one spelling a
     normalised key.
 
@@ -220,8 +335,11 @@ def station_forms(station: Station, commune_name: Optional[str], *, commune_popu
     forms = {name_key: station.name}
     for form in derived:
         key = normalise(form)
-        if (key not in forms and is_station_specific(form, commune_keys, word_keys, normalise)
-                and not any(town.startswith(_KEY_ARTICLE.sub("", key) + " ") for town in towns)):
+        if (
+            key not in forms
+            and is_station_specific(form, commune_keys, word_keys, normalise)
+            and not any(town.startswith(_KEY_ARTICLE.sub("", key) + " ") for town in towns)
+        ):
             forms[key] = form
     return list(forms.values())
 

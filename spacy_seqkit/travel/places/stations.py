@@ -6,6 +6,7 @@ A station that bears its commune's name ("Tours" in Tours, "Compiègne") adds no
 own: typed, that name is the commune, and the station serves it (`StationData.serving`). A
 station's answer is SNCF's traveller name ("Lyon Part Dieu", "Paris Est").
 """
+
 import functools
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
@@ -18,8 +19,15 @@ __all__ = ["COLLOQUIAL_NAMES", "DATA_FILE", "Station", "StationData", "read_stat
 # What people call a few big stations, beside SNCF's names (facts of usage): airports by their
 # codes, Marne-la-Vallée for Disneyland's station, the Paris stations by their old names.
 COLLOQUIAL_NAMES = {
-    "Aéroport Charles de Gaulle 2 TGV": ("Roissy CDG", "CDG", "Charles de Gaulle", "aéroport CDG",
-                                         "aéroport Charles-de-Gaulle", "Roissy Charles de Gaulle", "CDG TGV"),
+    "Aéroport Charles de Gaulle 2 TGV": (
+        "Roissy CDG",
+        "CDG",
+        "Charles de Gaulle",
+        "aéroport CDG",
+        "aéroport Charles-de-Gaulle",
+        "Roissy Charles de Gaulle",
+        "CDG TGV",
+    ),
     "Lyon Saint-Exupéry TGV": ("Saint-Exupéry", "aéroport Saint-Exupéry", "Lyon Saint-Exupéry"),
     "Marne-la-Vallée Chessy": ("Marne-la-Vallée", "Disneyland", "Marne la Vallée Disneyland"),
     "Aix-en-Provence TGV": ("Aix TGV", "TGV Aix"),
@@ -66,8 +74,8 @@ def read_station_data() -> StationData:
     """The shipped stations (`data/stations.tsv.gz`), their forms and communes."""
     stations = read_stations()
     by_code: Dict[str, List[Commune]] = {}
-    for commune in read_communes():
-        by_code.setdefault(commune.code, []).append(commune)
+    for each in read_communes():
+        by_code.setdefault(each.code, []).append(each)
     commune_keys = frozenset(normalise(c.name) for c in read_communes())
     words = read_words(DATA_FILE.parent / "french_words.txt.gz")
     commune: Dict[str, Commune] = {}
@@ -79,8 +87,12 @@ def read_station_data() -> StationData:
         if home is not None:
             commune[station.name] = home
         forms[station] = station_forms(
-            station, own.name if own else None, commune_population=home.population if home else 0,
-            commune_keys=commune_keys, word_keys=words, normalise=normalise,
+            station,
+            own.name if own else None,
+            commune_population=home.population if home else 0,
+            commune_keys=commune_keys,
+            word_keys=words,
+            normalise=normalise,
         )
         # "Lyon Saint-Exupéry" for Lyon Saint-Exupéry TGV, unless that is a town ("Massy").
         without = " ".join(w for w in station.name.split() if w != "TGV")
@@ -117,7 +129,10 @@ def read_station_data() -> StationData:
             if place is not None and station.name not in serving.get(place.name, []):
                 serving.setdefault(place.name, []).append(station.name)
     return StationData(
-        stations, {s.name: s for s in stations}, by_key, commune,
+        stations,
+        {s.name: s for s in stations},
+        by_key,
+        commune,
         {name: tuple(found) for name, found in serving.items()},
         {s.name: tuple(f) for s, f in forms.items()},
     )

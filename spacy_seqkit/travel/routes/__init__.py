@@ -8,6 +8,7 @@ may import only `travel.places` (it imports nothing of it yet).
 
 The data file (data/network.npz) is built by scripts/build_rail_network.py; see data/README.md.
 """
+
 from .datafile import NetworkFileError
 from .network import RailNetwork
 from .result import NoRoute, Route, RouteResult, Stop, TrainLeg

@@ -1,5 +1,6 @@
 """The derived network file: named numpy arrays in a zip (an ``.npz``), written byte for byte
 reproducibly (numpy's own ``savez`` stamps each member with the current time)."""
+
 import io
 import zipfile
 from pathlib import Path
@@ -10,10 +11,28 @@ import numpy as np
 FORMAT_VERSION = 1
 # The arrays every network file holds; a file without one of them is damaged.
 REQUIRED = (
-    "format", "attribution", "uic", "lon", "lat", "passenger", "names", "segment",
-    "edge_src", "edge_dst", "edge_km", "edge_kind", "edge_line_ptr", "edge_line",
-    "line_codes", "section_ptr", "section_node", "section_line",
-    "train_from", "train_to", "train_minutes", "train_number",
+    "format",
+    "attribution",
+    "uic",
+    "lon",
+    "lat",
+    "passenger",
+    "names",
+    "segment",
+    "edge_src",
+    "edge_dst",
+    "edge_km",
+    "edge_kind",
+    "edge_line_ptr",
+    "edge_line",
+    "line_codes",
+    "section_ptr",
+    "section_node",
+    "section_line",
+    "train_from",
+    "train_to",
+    "train_minutes",
+    "train_number",
 )
 
 
@@ -36,9 +55,7 @@ def write_arrays(path: Path, arrays: Mapping[str, np.ndarray]) -> None:
 def read_arrays(path: Path) -> Dict[str, np.ndarray]:
     """Every array of the network file at `path`; NetworkFileError naming it otherwise."""
     if not path.is_file():
-        raise NetworkFileError(
-            f"Railway network file not found: {path}. Build it with scripts/build_rail_network.py."
-        )
+        raise NetworkFileError(f"Railway network file not found: {path}. Build it with scripts/build_rail_network.py.")
     try:
         with np.load(path, allow_pickle=False) as npz:
             arrays = {name: npz[name] for name in npz.files}

@@ -1,4 +1,5 @@
 """Great-circle distances between (lon, lat) points."""
+
 import math
 from typing import Sequence
 

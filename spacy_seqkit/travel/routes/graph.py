@@ -1,6 +1,7 @@
 """Shortest paths on the railway graph, fast: most stations sit on chains of degree-2 nodes,
 so distances go through the small graph of the chains' ends ("core" nodes: junctions,
 termini), whose shortest-path rows scipy's `csgraph.dijkstra` computes on demand and keeps."""
+
 from typing import Dict, List, Sequence, Tuple
 
 import numpy as np
@@ -44,12 +45,22 @@ class ContractedGraph:
         pairs = np.array(sorted(best), dtype=np.int64).reshape(-1, 2)
         lengths = np.array([self.chain_km[best[p]][-1] for p in sorted(best)])
         m = len(self.core_nodes)
-        self.core = csr_matrix((np.r_[lengths, lengths], (np.r_[pairs[:, 0], pairs[:, 1]],
-                                                          np.r_[pairs[:, 1], pairs[:, 0]])), shape=(m, m))
+        self.core = csr_matrix(
+            (np.r_[lengths, lengths], (np.r_[pairs[:, 0], pairs[:, 1]], np.r_[pairs[:, 1], pairs[:, 0]])), shape=(m, m)
+        )
         self.rows: Dict[int, Tuple[np.ndarray, np.ndarray]] = {}
 
-    def _walk(self, start: int, nxt: int, km: float, indptr: np.ndarray, indices: List[int],
-              weights: List[float], core: np.ndarray, seen: Dict[Tuple[int, int], int]) -> None:
+    def _walk(
+        self,
+        start: int,
+        nxt: int,
+        km: float,
+        indptr: np.ndarray,
+        indices: List[int],
+        weights: List[float],
+        core: np.ndarray,
+        seen: Dict[Tuple[int, int], int],
+    ) -> None:
         """Follow the chain leaving `start` towards `nxt` to the next core node; keep it once."""
         nodes, dist, prev = [start, nxt], [0.0, km], start
         while not core[nodes[-1]]:
@@ -105,13 +116,14 @@ class ContractedGraph:
         if s == t:
             return [s]
         self._row([p for p, _, _ in self.anchors(s)])
-        km, p, q, end_s, end_t = min((d + self.rows[p][0][q] + e, p, q, i, j)
-                                     for p, d, i in self.anchors(s) for q, e, j in self.anchors(t))
+        km, p, q, end_s, end_t = min(
+            (d + self.rows[p][0][q] + e, p, q, i, j) for p, d, i in self.anchors(s) for q, e, j in self.anchors(t)
+        )
         chain = int(self.chain_of[s])
         if chain >= 0 and chain == self.chain_of[t] and abs(float(self.offset[s] - self.offset[t])) <= km:
             nodes = self.chains[chain]
             i, j = nodes.index(s, 1), nodes.index(t, 1)
-            return nodes[i:j + 1] if i <= j else nodes[j:i + 1][::-1]
+            return nodes[i : j + 1] if i <= j else nodes[j : i + 1][::-1]
         core_path = [q]
         while core_path[-1] != p:
             core_path.append(int(self.rows[p][1][core_path[-1]]))

@@ -14,6 +14,7 @@ between lines, nor a line's last stretch where it has no stop. Two rules close m
   distance (the file lists the high-speed lines' stations, rarely their ends), the two
   stations are joined by the straight distance times LGV_DETOUR.
 """
+
 import math
 from typing import Dict, List, Sequence, Set, Tuple
 
@@ -50,8 +51,13 @@ def ahead(end_xy: np.ndarray, inner_xy: np.ndarray, points_xy: np.ndarray, cos: 
     return ((points_xy - end_xy) @ direction) >= cos * norm
 
 
-def kilometre_point_links(sections: Dict[Key, List[int]], pks: Dict[Key, List[float]], lonlat: np.ndarray,
-                          dangling: Sequence[Tuple[Key, int]], report: List[str]) -> List[Link]:
+def kilometre_point_links(
+    sections: Dict[Key, List[int]],
+    pks: Dict[Key, List[float]],
+    lonlat: np.ndarray,
+    dangling: Sequence[Tuple[Key, int]],
+    report: List[str],
+) -> List[Link]:
     """Join each dangling section end to the stop of another line that continues its kilometre
     points (or where they start), ahead of it; ends with no such stop are left out."""
     node, pk, section = [], [], []
@@ -80,13 +86,16 @@ def kilometre_point_links(sections: Dict[Key, List[int]], pks: Dict[Key, List[fl
                 best = candidate if best is None or candidate < best else best
         if best is not None:
             links.append((end, best[2], max(best[3], best[1], 0.001)))
-            report.append(f"kilometre-point junction: node {end} (line {key[0]}, PK {p:.3f}) -> node {best[2]}, "
-                          f"{best[3]:.1f} km by kilometre points, {best[1]:.1f} km straight")
+            report.append(
+                f"kilometre-point junction: node {end} (line {key[0]}, PK {p:.3f}) -> node {best[2]}, "
+                f"{best[3]:.1f} km by kilometre points, {best[1]:.1f} km straight"
+            )
     return links
 
 
-def high_speed_links(hops: Dict[Tuple[int, int], int], lonlat: np.ndarray, edges: List[Tuple[int, int, float]],
-                     report: List[str]) -> List[Link]:
+def high_speed_links(
+    hops: Dict[Tuple[int, int], int], lonlat: np.ndarray, edges: List[Tuple[int, int, float]], report: List[str]
+) -> List[Link]:
     """Straight links for the fast non-stop runs of trains the network has no near-straight
     route for, shortest runs first (a long run is then often joined through them)."""
     n = len(lonlat)
@@ -105,9 +114,13 @@ def high_speed_links(hops: Dict[Tuple[int, int], int], lonlat: np.ndarray, edges
         if far > LGV_GAP * straight:
             length = round(LGV_DETOUR * straight, 3)
             links.append((a, b, length))
-            src.append(a), dst.append(b), km.append(length)
-            report.append(f"high-speed link: nodes {a}-{b}, {straight:.1f} km straight, no route within "
-                          f"{LGV_GAP * straight:.0f} km -> {length:.1f} km")
+            src.append(a)
+            dst.append(b)
+            km.append(length)
+            report.append(
+                f"high-speed link: nodes {a}-{b}, {straight:.1f} km straight, no route within "
+                f"{LGV_GAP * straight:.0f} km -> {length:.1f} km"
+            )
     return links
 
 
@@ -117,5 +130,10 @@ def dangling_ends(sections: Dict[Key, List[int]], joined: Set[int]) -> List[Tupl
     for nodes in sections.values():
         for n in set(nodes):
             count[n] = count.get(n, 0) + 1
-    return [(key, end) for key, nodes in sections.items() if len(nodes) > 1
-            for end in sorted({nodes[0], nodes[-1]}) if count[end] == 1 and end not in joined]
+    return [
+        (key, end)
+        for key, nodes in sections.items()
+        if len(nodes) > 1
+        for end in sorted({nodes[0], nodes[-1]})
+        if count[end] == 1 and end not in joined
+    ]

@@ -1,9 +1,10 @@
 """`RailNetwork`: the SNCF railway network (stations by UIC code, lines, kilometre-point
 distances, TGV / Intercités timetables) loaded from the package's derived file."""
+
 from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Dict, Hashable, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
 
@@ -51,7 +52,7 @@ class RailNetwork:
         ptr, lines = arrays["edge_line_ptr"].tolist(), arrays["edge_line"].tolist()
         self._lines: List[Dict[int, int]] = [{} for _ in range(len(self.uic))]
         for e, (a, b) in enumerate(zip(src.tolist(), dst.tolist())):
-            mask = sum(1 << line for line in lines[ptr[e]:ptr[e + 1]])
+            mask = sum(1 << line for line in lines[ptr[e] : ptr[e + 1]])
             self._lines[a][b] = self._lines[b][a] = mask
         # Python lists: a route reads them node by node, faster than numpy scalars.
         self._uics: List[int] = self.uic.tolist()
@@ -82,16 +83,20 @@ class RailNetwork:
 
     def uics(self, segment: Optional[str] = None) -> List[int]:
         """UIC codes of the passenger stations (of one SNCF segment, "A", "B" or "C", if given)."""
-        return [int(self.uic[n]) for n in np.flatnonzero(self.passenger).tolist()
-                if segment is None or self.segment[n] == segment]
+        return [
+            int(self.uic[n])
+            for n in np.flatnonzero(self.passenger).tolist()
+            if segment is None or self.segment[n] == segment
+        ]
 
     def polylines(self) -> List[Polyline]:
         """Every line section as (line code, [(lon, lat), ...]) in kilometre-point order, and
         the inferred links between lines and stations as ("", [two points])."""
         return list(_polylines(self))
 
-    def route(self, departure_uics: Iterable[UicLike], arrival_uics: Iterable[UicLike],
-              via: Sequence[Iterable[UicLike]] = ()) -> RouteResult:
+    def route(
+        self, departure_uics: Iterable[UicLike], arrival_uics: Iterable[UicLike], via: Sequence[Iterable[UicLike]] = ()
+    ) -> RouteResult:
         """Shortest route by rail distance from one of `departure_uics` to one of
         `arrival_uics` through one station of each set of `via`, in order (the last
         `cache_size` answers are kept: a Route is immutable)."""
@@ -109,8 +114,9 @@ class RailNetwork:
             self._cache.popitem(last=False)
         return result
 
-    def _route(self, departure_uics: Iterable[UicLike], arrival_uics: Iterable[UicLike],
-               via: Sequence[Iterable[UicLike]]) -> RouteResult:
+    def _route(
+        self, departure_uics: Iterable[UicLike], arrival_uics: Iterable[UicLike], via: Sequence[Iterable[UicLike]]
+    ) -> RouteResult:
         names = ["departure_uics"] + [f"via[{i}]" for i in range(len(via))] + ["arrival_uics"]
         if isinstance(via, (str, int)):
             raise ValueError("via must be a sequence of collections of UIC codes, one per stop")
@@ -118,7 +124,9 @@ class RailNetwork:
         layers = [self.stations(uics, name) for uics, name in zip(wanted, names)]
         for layer, uics, name in zip(layers, wanted, names):
             if not layer:
-                return NoRoute(f"no passenger station of the network for {name} ({', '.join(map(str, uics)) or 'empty'})")
+                return NoRoute(
+                    f"no passenger station of the network for {name} ({', '.join(map(str, uics)) or 'empty'})"
+                )
         if not via and set(layers[0]) & set(layers[-1]):
             return NoRoute("departure and arrival are the same station")
         cost, back = np.zeros(len(layers[0])), []
@@ -127,8 +135,10 @@ class RailNetwork:
             back.append(np.argmin(total, axis=0))
             cost = total[back[-1], np.arange(len(there))]
         if not np.isfinite(cost.min()):
-            return NoRoute(f"no rail connection from {self.names[layers[0][0]]} to {self.names[layers[-1][0]]}"
-                           + (" through the requested stops" if via else ""))
+            return NoRoute(
+                f"no rail connection from {self.names[layers[0][0]]} to {self.names[layers[-1][0]]}"
+                + (" through the requested stops" if via else "")
+            )
         chosen = [int(np.argmin(cost))]
         for b in reversed(back):
             chosen.append(int(b[chosen[-1]]))
@@ -143,9 +153,16 @@ class RailNetwork:
         requested = set(points[1:-1])
         marks = {path[0], path[-1]} | requested | changes
         stops = tuple(
-            Stop(self._uics[n], self.names[n], *self._points[n],
-                 end=n in (path[0], path[-1]), requested=n in requested, change=n in changes)
-            for i, n in enumerate(path) if n in marks and self._uics[n] and (i == 0 or n != path[i - 1])
+            Stop(
+                self._uics[n],
+                self.names[n],
+                *self._points[n],
+                end=n in (path[0], path[-1]),
+                requested=n in requested,
+                change=n in changes,
+            )
+            for i, n in enumerate(path)
+            if n in marks and self._uics[n] and (i == 0 or n != path[i - 1])
         )
         trains = [self._fastest_train(here, there) for here, there in zip(layers, layers[1:])]
         timetable, minutes = "", None
@@ -154,13 +171,19 @@ class RailNetwork:
             timetable = "fastest TGV / Intercités train of each leg (calendars not matched, no connection times)"
         else:
             missing = next(i for i, t in enumerate(trains) if t is None)
-            timetable = (f"no timetable: no TGV or Intercités train runs from {self.names[points[missing]]} "
-                         f"to {self.names[points[missing + 1]]}")
+            timetable = (
+                f"no timetable: no TGV or Intercités train runs from {self.names[points[missing]]} "
+                f"to {self.names[points[missing + 1]]}"
+            )
         return Route(
-            stops=stops, km=round(km, 3), path=tuple(u for u in map(self._uics.__getitem__, path) if u),
-            coords=tuple(map(self._points.__getitem__, path)), lines=tuple(lines),
+            stops=stops,
+            km=round(km, 3),
+            path=tuple(u for u in map(self._uics.__getitem__, path) if u),
+            coords=tuple(map(self._points.__getitem__, path)),
+            lines=tuple(lines),
             trains=tuple(t for t in trains if t is not None) if minutes is not None else (),
-            minutes=minutes, timetable=timetable,
+            minutes=minutes,
+            timetable=timetable,
         )
 
     def _changes(self, path: List[int]) -> Tuple[Set[int], List[str]]:
@@ -201,9 +224,9 @@ class RailNetwork:
         return TrainLeg(int(self.uic[a]), int(self.uic[b]), self._train_number[i], int(self._train_minutes[i]))
 
 
-def _frozen(uics: object) -> object:
+def _frozen(uics: Any) -> Hashable:
     """A hashable key for a collection of codes (TypeError where it has none)."""
-    return uics if isinstance(uics, (str, int)) else frozenset(uics)  # type: ignore[arg-type]
+    return uics if isinstance(uics, (str, int)) else frozenset(uics)
 
 
 @lru_cache(maxsize=8)
@@ -215,7 +238,7 @@ def _polylines(network: RailNetwork) -> Iterable[Polyline]:
     arrays = network._arrays
     ptr, nodes = arrays["section_ptr"].tolist(), arrays["section_node"]
     for s, line in enumerate(arrays["section_line"].tolist()):
-        part = nodes[ptr[s]:ptr[s + 1]]
+        part = nodes[ptr[s] : ptr[s + 1]]
         yield network.line_codes[line], list(zip(network.lon[part].tolist(), network.lat[part].tolist()))
     links = np.flatnonzero(arrays["edge_kind"] >= 2)
     for a, b in zip(arrays["edge_src"][links].tolist(), arrays["edge_dst"][links].tolist()):

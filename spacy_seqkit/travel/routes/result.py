@@ -1,4 +1,5 @@
 """What a route request answers: a `Route`, or a `NoRoute` with its reason."""
+
 from dataclasses import dataclass
 from typing import Optional, Tuple, Union
 

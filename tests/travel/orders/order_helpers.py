@@ -1,4 +1,5 @@
 """Answer a CSV held in memory through `resolve`'s one streaming path, in this process."""
+
 import io
 from typing import Dict, Tuple
 

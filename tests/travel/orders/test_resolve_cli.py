@@ -1,4 +1,5 @@
 """`python -m spacy_seqkit resolve`: Travel Order Resolver I/O as users feed it."""
+
 import io
 import subprocess
 import sys
@@ -67,7 +68,7 @@ def test_resolve_malformed_lines_are_reported_and_answered(nlp):
 def test_resolve_empty_lines_and_empty_file(nlp):
     lines, err, counts = run(nlp, b"\n1,de Marseille \xc3\xa0 Paris\n\n   \n2,ok\n")
     assert lines == ["1,Marseille,Paris", "2,INVALID"]
-    assert run(nlp, b"") [0] == []
+    assert run(nlp, b"")[0] == []
     assert run(nlp, b"sentenceID,sentence\n")[0] == []
 
 
@@ -147,7 +148,15 @@ def test_resolve_cli_many_inputs_into_a_missing_folder(model_dir, tmp_path):
     (tmp_path / "in" / "b.csv").write_bytes(b"2,de Toulouse \xc3\xa0 Lyon\r3,Il pleut\r")
     (tmp_path / "in" / "a.csv").write_bytes(b"sentenceID,sentence\n1,de Marseille \xc3\xa0 Paris\n")
     (tmp_path / "c.csv").write_bytes(b"4,de Marseille par Dijon \xc3\xa0 Lyon\n")
-    cmd = [sys.executable, "-m", "spacy_seqkit", "resolve", str(model_dir), str(tmp_path / "in"), str(tmp_path / "c*.csv")]
+    cmd = [
+        sys.executable,
+        "-m",
+        "spacy_seqkit",
+        "resolve",
+        str(model_dir),
+        str(tmp_path / "in"),
+        str(tmp_path / "c*.csv"),
+    ]
     out = tmp_path / "new" / "folder" / "trips.csv"
     done = subprocess.run(cmd + ["-o", str(out), "--quiet", "--n-process", "2"], capture_output=True)
     assert done.returncode == 0, done.stderr

@@ -1,5 +1,6 @@
 """`resolve --dask`: a local cluster of two workers answers like one process,
 even when a worker is killed in the middle of a run."""
+
 import io
 import logging
 import os
@@ -15,7 +16,9 @@ from spacy_seqkit.travel.orders.dask_backend import DaskBackend, is_scheduler_ad
 from spacy_seqkit.travel.orders.stream import resolve_inputs
 
 # dask_backend imports distributed only when a backend starts, so the imports above work without it.
-distributed = pytest.importorskip("distributed", reason="the Dask backend needs dask[distributed]: pip install '.[dask]'")
+distributed = pytest.importorskip(
+    "distributed", reason="the Dask backend needs dask[distributed]: pip install '.[dask]'"
+)
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +32,9 @@ def cluster():
 def resolve(backend, path, on_partition=None, steps=False):
     out, err = io.StringIO(), io.StringIO()
     try:
-        counts = resolve_inputs([str(path)], backend, out=out, err=err, partition_size=64, on_partition=on_partition, steps=steps)
+        counts = resolve_inputs(
+            [str(path)], backend, out=out, err=err, partition_size=64, on_partition=on_partition, steps=steps
+        )
     finally:
         backend.close()
     return out.getvalue(), err.getvalue(), counts
@@ -40,7 +45,10 @@ def test_dask_two_workers_equal_one_process(nlp, model_dir, cluster, tmp_path, s
     (tmp_path / "orders.csv").write_bytes(orders_csv(1500, seed=5))
     expected = resolve(InProcess(nlp), tmp_path / "orders.csv", steps=steps)
     assert ("Dijon" in expected[0]) is steps
-    assert resolve(DaskBackend(str(model_dir), address=cluster.scheduler_address), tmp_path / "orders.csv", steps=steps) == expected
+    assert (
+        resolve(DaskBackend(str(model_dir), address=cluster.scheduler_address), tmp_path / "orders.csv", steps=steps)
+        == expected
+    )
 
 
 class Retries(distributed.diagnostics.plugin.SchedulerPlugin):

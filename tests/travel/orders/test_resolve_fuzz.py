@@ -7,6 +7,7 @@ Slow (`--runslow`). The pipeline is the rule-based one of conftest.py, or a
 trained one: SEQKIT_FUZZ_MODEL=training/ner_maxout/model-best (SEQKIT_FUZZ_N:
 another number of requests).
 """
+
 import csv
 import io
 import json
@@ -31,9 +32,22 @@ MAX_SECONDS = 2.0
 REAL = Path(__file__).resolve().parents[3] / "corpus" / "dev.jsonl"
 CSV_BREAKERS = ['"', '""', ",", '","', "\n", "\r", "\r\n", "\ufeff", "\x00", "sentenceID,sentence", '"\n"', ",,,", "\\"]
 UNICODE_RANGES = [
-    (0x00, 0x7F), (0x80, 0x2FF), (0x300, 0x36F), (0x590, 0x6FF), (0x200B, 0x202E), (0x2028, 0x2029),
-    (0x3000, 0x30FF), (0x4E00, 0x4FFF), (0xD800, 0xDFFF), (0xE000, 0xE0FF), (0xFE00, 0xFE0F), (0xFFF0, 0xFFFF),
-    (0x1F300, 0x1F6FF), (0x1F900, 0x1F9FF), (0xE0000, 0xE007F), (0x10FFF0, 0x10FFFF),
+    (0x00, 0x7F),
+    (0x80, 0x2FF),
+    (0x300, 0x36F),
+    (0x590, 0x6FF),
+    (0x200B, 0x202E),
+    (0x2028, 0x2029),
+    (0x3000, 0x30FF),
+    (0x4E00, 0x4FFF),
+    (0xD800, 0xDFFF),
+    (0xE000, 0xE0FF),
+    (0xFE00, 0xFE0F),
+    (0xFFF0, 0xFFFF),
+    (0x1F300, 0x1F6FF),
+    (0x1F900, 0x1F9FF),
+    (0xE0000, 0xE007F),
+    (0x10FFF0, 0x10FFFF),
 ]
 
 
@@ -63,7 +77,9 @@ def mutate(rng: random.Random, text: str) -> str:
 def fuzz_texts(n: int = N_REQUESTS, seed: int = 0) -> List[str]:
     """`n` texts: 0.3% huge ones, the rest of the other kinds in equal shares."""
     rng = random.Random(seed)
-    real = [json.loads(line)["text"] for line in REAL.read_text(encoding="utf8").splitlines()] or ["de Marseille à Paris"]
+    real = [json.loads(line)["text"] for line in REAL.read_text(encoding="utf8").splitlines()] or [
+        "de Marseille à Paris"
+    ]
     word = lambda k: "".join(rng.choice(["a", "é", "😀", "l'", "-", "‐", ".", "🇫🇷", "\u0301"]) for _ in range(k))[:k]  # noqa: E731
     kinds = [
         lambda: random_unicode(rng, rng.randint(1, 200)),
@@ -149,11 +165,15 @@ def test_fuzz_service_answers_every_request(fuzz_model, texts):
             assert [a["id"] for a in answer["answers"]] == [o["id"] for o in orders]
         rng = random.Random(1)
         for _ in range(500):  # raw bodies: broken JSON, bytes, mutated requests
-            body = rng.choice([
-                bytes(rng.randrange(256) for _ in range(rng.randint(0, 100))),
-                json.dumps({"text": rng.choice(texts)[:1000]}).encode()[: rng.randint(0, 50)],
-                mutate(rng, json.dumps({"orders": [{"id": 1, "sentence": "de Lyon à Paris"}]})).encode("utf8", "surrogatepass"),
-            ])
+            body = rng.choice(
+                [
+                    bytes(rng.randrange(256) for _ in range(rng.randint(0, 100))),
+                    json.dumps({"text": rng.choice(texts)[:1000]}).encode()[: rng.randint(0, 50)],
+                    mutate(rng, json.dumps({"orders": [{"id": 1, "sentence": "de Lyon à Paris"}]})).encode(
+                        "utf8", "surrogatepass"
+                    ),
+                ]
+            )
             status, _ = request(url, "POST", "/resolve", body)
             assert status in (200, 400, 413, 422)
     assert slow == []

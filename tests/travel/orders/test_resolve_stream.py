@@ -1,6 +1,7 @@
 """Streaming `resolve`: partitions, several processes, byte-identical answers,
 and the faults found by bad input (line ends, limits, huge lines, surrogates,
 super-linear trip reading)."""
+
 import csv
 import io
 import random
@@ -27,9 +28,16 @@ def orders_csv(n: int, seed: int = 0) -> bytes:
     """`n` orders of every kind: trips, stops, INVALID, malformed, quoted commas."""
     rng = random.Random(seed)
     kinds = [
-        "{i},de Marseille à Paris", "{i},je pars de toulouse pour lyon", '{i},"de marseile, par Dijon, à Lyon"',
-        "{i},Il fait beau", "{i},de Toulouse, s'il vous plaît, à Paris", "{i}", ",sans identifiant", "{i},",
-        "{i},PARIS", '{i},"une ""citation"" de Marseille à Lyon"',
+        "{i},de Marseille à Paris",
+        "{i},je pars de toulouse pour lyon",
+        '{i},"de marseile, par Dijon, à Lyon"',
+        "{i},Il fait beau",
+        "{i},de Toulouse, s'il vous plaît, à Paris",
+        "{i}",
+        ",sans identifiant",
+        "{i},",
+        "{i},PARIS",
+        '{i},"une ""citation"" de Marseille à Lyon"',
     ]
     lines = ["sentenceID,sentence"] + [rng.choice(kinds).format(i=i) for i in range(n)]
     return ("\n".join(lines) + "\n").encode("utf8")
@@ -47,7 +55,9 @@ def reference_resolve(nlp, data: bytes, steps: bool = False) -> str:
 
 def resolve_files(backend, paths, partition_size=64, steps=False):
     out, err = io.StringIO(), io.StringIO()
-    counts = resolve_inputs([str(p) for p in paths], backend, out=out, err=err, partition_size=partition_size, steps=steps)
+    counts = resolve_inputs(
+        [str(p) for p in paths], backend, out=out, err=err, partition_size=partition_size, steps=steps
+    )
     return out.getvalue(), err.getvalue(), counts
 
 
@@ -80,7 +90,14 @@ def test_stream_equals_the_resolver_before_streaming(nlp, tmp_path):
         assert answers == expected
         assert counts["orders"] == 700
     out = io.StringIO()
-    resolve_inputs([str(tmp_path / "orders.csv")], InProcess(nlp), out=out, err=io.StringIO(), partition_size=256, first_partition_size=64)
+    resolve_inputs(
+        [str(tmp_path / "orders.csv")],
+        InProcess(nlp),
+        out=out,
+        err=io.StringIO(),
+        partition_size=256,
+        first_partition_size=64,
+    )
     assert out.getvalue() == expected
 
 
@@ -89,7 +106,10 @@ def test_stream_partitions_keep_input_order_and_never_span_files(tmp_path):
         (tmp_path / name).write_bytes(orders_csv(n, seed=len(name)))
     parts = list(read_partitions(expand_inputs([str(tmp_path)]), 64))
     assert [(p.index, p.source.endswith("a.csv"), len(p.orders)) for p in parts] == [
-        (0, True, 64), (1, True, 64), (2, True, 22), (3, False, 10),
+        (0, True, 64),
+        (1, True, 64),
+        (2, True, 22),
+        (3, False, 10),
     ]
     assert [o.id for o in parts[0].orders][:2] == [o.id for o in read_orders(open(tmp_path / "a.csv", "rb"))][:2]
     parts = list(read_partitions(expand_inputs([str(tmp_path)]), 128, first_size=64))
@@ -101,7 +121,10 @@ def test_stream_many_inputs_reports_name_the_file(nlp, tmp_path):
     (tmp_path / "b.csv").write_bytes(b"sentenceID,sentence\n3,de Toulouse \xc3\xa0 Lyon\n")
     answers, err, counts = resolve_files(InProcess(nlp), [tmp_path / "a.csv", tmp_path / "b.csv"])
     assert answers.splitlines() == ["1,Marseille,Paris", "2,INVALID", "3,Toulouse,Lyon"]
-    assert err.strip() == f"{tmp_path / 'a.csv'}: line 2: no comma between the sentence ID and the sentence; answered INVALID"
+    assert (
+        err.strip()
+        == f"{tmp_path / 'a.csv'}: line 2: no comma between the sentence ID and the sentence; answered INVALID"
+    )
     assert counts == {"orders": 3, "valid": 2, "invalid": 1, "malformed": 1}
 
 
@@ -121,8 +144,13 @@ def test_expand_inputs_files_globs_and_folders(tmp_path):
 
 def test_stream_output_dir_one_file_per_partition(nlp, tmp_path):
     (tmp_path / "orders.csv").write_bytes(orders_csv(150))
-    counts = resolve_inputs([str(tmp_path / "orders.csv")], InProcess(nlp), output_dir=tmp_path / "out" / "parts",
-                            err=io.StringIO(), partition_size=64)
+    counts = resolve_inputs(
+        [str(tmp_path / "orders.csv")],
+        InProcess(nlp),
+        output_dir=tmp_path / "out" / "parts",
+        err=io.StringIO(),
+        partition_size=64,
+    )
     parts = sorted((tmp_path / "out" / "parts").iterdir())
     assert [p.name for p in parts] == ["part-00000.csv", "part-00001.csv", "part-00002.csv"]
     assert "".join(p.read_text() for p in parts) == reference_resolve(nlp, orders_csv(150))
@@ -155,14 +183,20 @@ def test_stream_steps_writes_the_stops_between_the_ends(nlp, tmp_path):
     for spec, route in rows:
         assert len(spec) in (2, 3) and spec == (route if len(route) < 4 else [route[0], route[1], route[-1]])
     assert "Marseille,Dijon,Lyon" in routes and "Dijon" not in plain
-    resolve_inputs([str(tmp_path / "orders.csv")], InProcess(nlp), output_dir=tmp_path / "parts",
-                   err=io.StringIO(), partition_size=64, steps=True)
+    resolve_inputs(
+        [str(tmp_path / "orders.csv")],
+        InProcess(nlp),
+        output_dir=tmp_path / "parts",
+        err=io.StringIO(),
+        partition_size=64,
+        steps=True,
+    )
     assert "".join(p.read_text() for p in sorted((tmp_path / "parts").iterdir())) == routes
 
 
 def test_physical_lines_lf_crlf_and_bare_cr_across_blocks():
-    data = b"1,a\r2,b\r\n3,c\n4,\"d\r\ne\"\r5,f"
-    expected = [b"1,a\r", b"2,b\r\n", b"3,c\n", b"4,\"d\r\n", b"e\"\r", b"5,f"]
+    data = b'1,a\r2,b\r\n3,c\n4,"d\r\ne"\r5,f'
+    expected = [b"1,a\r", b"2,b\r\n", b"3,c\n", b'4,"d\r\n', b'e"\r', b"5,f"]
     for block_size in (1, 2, 3, 5, 64):
         assert list(format_module._physical_lines(io.BytesIO(data), block_size)) == expected
 
@@ -170,7 +204,9 @@ def test_physical_lines_lf_crlf_and_bare_cr_across_blocks():
 def test_resolve_bare_carriage_returns(nlp):
     """A file with CR line ends (old Mac editors) was read as one line: every
     answer but one lost, and the one left carried the wrong id."""
-    out, _, counts = answer_csv(nlp, b"sentenceID,sentence\r1,de Marseille \xc3\xa0 Paris\r2,Il pleut\r3,de Toulouse \xc3\xa0 Lyon\r")
+    out, _, counts = answer_csv(
+        nlp, b"sentenceID,sentence\r1,de Marseille \xc3\xa0 Paris\r2,Il pleut\r3,de Toulouse \xc3\xa0 Lyon\r"
+    )
     assert out.splitlines() == ["1,Marseille,Paris", "2,INVALID", "3,Toulouse,Lyon"]
     assert counts["malformed"] == 0
 
@@ -255,7 +291,9 @@ def test_trip_reading_is_linear_in_the_request(monkeypatch):
 
     scanned = []
     real_is_shouting = trip_resolver.is_shouting
-    monkeypatch.setattr(trip_resolver, "is_shouting", lambda doc: scanned.append(len(doc.text)) or real_is_shouting(doc))
+    monkeypatch.setattr(
+        trip_resolver, "is_shouting", lambda doc: scanned.append(len(doc.text)) or real_is_shouting(doc)
+    )
     vocab = spacy.blank("fr").vocab
     calls = {}
     for n_tokens in (5_000, 20_000):

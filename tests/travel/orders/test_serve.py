@@ -1,5 +1,6 @@
 """`python -m spacy_seqkit serve`: the same trips as `nlp(text)` and `resolve`,
 and a clear 4xx JSON error for every bad request, never a 500."""
+
 import http.client
 import json
 import socket
@@ -16,8 +17,13 @@ from order_helpers import answer_csv  # noqa: E402
 from service_helpers import request  # noqa: E402
 
 TEXTS = [
-    "de Marseille à Paris", "Je pars de toulouse pour lyon", "de marseile, par Dijon, à Lyon", "Il fait beau", "",
-    "PARIS", "de Marseille à Marseille",
+    "de Marseille à Paris",
+    "Je pars de toulouse pour lyon",
+    "de marseile, par Dijon, à Lyon",
+    "Il fait beau",
+    "",
+    "PARIS",
+    "de Marseille à Marseille",
 ]
 
 
@@ -62,7 +68,9 @@ def test_serve_text_renders_entities_with_displacy(service_url):
 
 
 def test_serve_orders_answer_like_resolve(service_url, nlp):
-    orders = [{"id": str(i), "sentence": text} for i, text in enumerate(TEXTS)] + [{"id": 7, "sentence": "de Toulouse à Paris"}]
+    orders = [{"id": str(i), "sentence": text} for i, text in enumerate(TEXTS)] + [
+        {"id": 7, "sentence": "de Toulouse à Paris"}
+    ]
     status, answer = post(service_url, {"orders": orders})
     assert status == 200
     data = "".join(f'{o["id"]},"{o["sentence"]}"\n' for o in orders if o["sentence"])
@@ -75,9 +83,9 @@ def test_serve_orders_answer_like_resolve(service_url, nlp):
 def test_serve_orders_lines_follow_the_steps_flag(nlp):
     """An order's line is the spec's `id,Departure,Destination`, or with `steps` (as
     `serve --steps`, `resolve --steps`) the route with its stops; places hold the stops."""
-    from service_helpers import live_server
-
     from spacy_seqkit.travel.orders.service import create_app
+
+    from service_helpers import live_server
 
     orders = [{"id": "1", "sentence": "de marseile, par Dijon, à Lyon"}, {"id": "2", "sentence": "Il fait beau"}]
     for steps, line in ((False, "1,Marseille,Lyon"), (True, "1,Marseille,Dijon,Lyon")):
@@ -133,7 +141,10 @@ def test_serve_lone_surrogates_and_orders_over_the_limits(service_url):
     status, answer = post(service_url, {"text": "😀" * 5_000, "render": True})  # 60 kB of JSON escapes
     assert status == 200 and answer["valid"] is False and answer["html"] is None
     assert answer["error"] == "a word of 5,000 characters, over the limit of 100"
-    status, answer = post(service_url, {"orders": [{"id": "\ud800", "sentence": "😀" * 5000}, {"id": "2", "sentence": "de Toulouse à Lyon"}]})
+    status, answer = post(
+        service_url,
+        {"orders": [{"id": "\ud800", "sentence": "😀" * 5000}, {"id": "2", "sentence": "de Toulouse à Lyon"}]},
+    )
     assert status == 200
     assert [a["line"] for a in answer["answers"]] == ["\ufffd,INVALID", "2,Toulouse,Lyon"]
 
@@ -149,7 +160,18 @@ def test_serve_cli_starts_and_answers(model_dir):
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    cmd = [sys.executable, "-m", "spacy_seqkit", "serve", str(model_dir), "--port", str(port), "--log-level", "warning", "--steps"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "spacy_seqkit",
+        "serve",
+        str(model_dir),
+        "--port",
+        str(port),
+        "--log-level",
+        "warning",
+        "--steps",
+    ]
     server = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
     try:

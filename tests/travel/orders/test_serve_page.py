@@ -1,6 +1,7 @@
 """The service's page in a real headless browser (Debian's chromium and
 chromium-driver through Selenium): type a request, read back the entities
 displaCy highlighted and the trip."""
+
 import shutil
 
 import pytest

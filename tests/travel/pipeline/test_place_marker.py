@@ -1,4 +1,5 @@
 """`seqkit_place_marker`: the tokens of known place names get the marker norm."""
+
 import pickle
 
 import pytest

@@ -1,6 +1,7 @@
 """`nlp(text)` of the travel pipelines takes lone surrogates (a fuzzed input that
 spaCy's own tokenizer rejects with UnicodeEncodeError): the configs' tokenizer
 reads them as U+FFFD, and the trip is read as without them."""
+
 from pathlib import Path
 
 import pytest

@@ -1,4 +1,5 @@
 """The `seqkit_trip` component: entities in, `doc._.trip` out."""
+
 import pickle
 
 import pytest

@@ -1,13 +1,24 @@
 """`seqkit_trip`'s `other_modes`: a request by car, plane, coach, boat... that asks for no
 train is INVALID; "car" (because), "vol" (theft), "en train de" keep their other senses."""
+
 import pytest
 import spacy
 
 from spacy_seqkit.travel.pipeline.modes import travels_by_other_mode
 
 # Every place of the sentences, with the role a recognizer gives it.
-ROLES = {"Avion": "DEPART", "Bus": "ARRIVEE", "Charleville": "DEPART", "Sedan": "ARRIVEE", "Biarritz": "DEPART", "Lille": "ARRIVEE",
-         "Libourne": "DEPART", "Figeac": "ARRIVEE", "Nantes": "DEPART", "Rennes": "ARRIVEE"}
+ROLES = {
+    "Avion": "DEPART",
+    "Bus": "ARRIVEE",
+    "Charleville": "DEPART",
+    "Sedan": "ARRIVEE",
+    "Biarritz": "DEPART",
+    "Lille": "ARRIVEE",
+    "Libourne": "DEPART",
+    "Figeac": "ARRIVEE",
+    "Nantes": "DEPART",
+    "Rennes": "ARRIVEE",
+}
 
 
 def pipeline(**config):
@@ -70,8 +81,13 @@ def test_trip_train_requests_and_other_senses_of_mode_words_stay_valid(nlp, text
     "words,expected",
     [
         (["car", "de", "Paris"], False),  # "car" opens no coach without a determiner
-        (["en", "car"], True), (["du", "car"], True), (["le", "vol"], True), (["vol", "direct"], False),
-        (["à", "pied"], True), (["pied", "à", "terre"], False), (["le", "TER", "ou", "le", "bus"], False),
+        (["en", "car"], True),
+        (["du", "car"], True),
+        (["le", "vol"], True),
+        (["vol", "direct"], False),
+        (["à", "pied"], True),
+        (["pied", "à", "terre"], False),
+        (["le", "TER", "ou", "le", "bus"], False),
     ],
 )
 def test_modes_words_read_in_context(words, expected):

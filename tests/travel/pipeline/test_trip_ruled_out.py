@@ -1,41 +1,95 @@
 """Places a request rules out ("pas Hendaye", "à Sedan, non pardon, à Reims") are no ends,
 and ordinary sentences with "pas" or "non" keep theirs."""
+
 import pytest
 import spacy
 
 # (text, the mentions with the roles a recognizer gives them, departure, arrival)
 RULED_OUT = [
-    ("pas Hendaye finalement : de Dax à Libourne",
-     [("Hendaye", "ARRIVEE"), ("Dax", "DEPART"), ("Libourne", "ARRIVEE")], "Dax", "Libourne"),
-    ("je pars de Dax, pas à Hendaye, à Bayonne",
-     [("Dax", "DEPART"), ("Hendaye", "ARRIVEE"), ("Bayonne", "ARRIVEE")], "Dax", "Bayonne"),
-    ("de Paris, non pas Lyon mais Grenoble",
-     [("Paris", "DEPART"), ("Lyon", "ARRIVEE"), ("Grenoble", "ARRIVEE")], "Paris", "Grenoble"),
-    ("je ne vais pas à Lyon mais à Grenoble depuis Paris",
-     [("Lyon", "ARRIVEE"), ("Grenoble", "ARRIVEE"), ("Paris", "DEPART")], "Paris", "Grenoble"),
-    ("de Charleville à Sedan, non pardon, à Reims",
-     [("Charleville", "DEPART"), ("Sedan", "ARRIVEE"), ("Reims", "ARRIVEE")], "Charleville-Mézières", "Reims"),
-    ("de Paris, enfin non, de Versailles, à Brest",
-     [("Paris", "DEPART"), ("Versailles", "DEPART"), ("Brest", "ARRIVEE")], "Versailles", "Brest"),
-    ("je pars de Nantes non attendez de Laval et je vais à Brest",
-     [("Nantes", "DEPART"), ("Laval", "DEPART"), ("Brest", "ARRIVEE")], "Laval", "Brest"),
-    ("un aller pour Brest depuis Angers plutôt que Nantes",
-     [("Brest", "ARRIVEE"), ("Angers", "DEPART"), ("Nantes", "DEPART")], "Angers", "Brest"),
-    ("au lieu de Rennes je voudrais partir de Laval pour Brest",
-     [("Rennes", "DEPART"), ("Laval", "DEPART"), ("Brest", "ARRIVEE")], "Laval", "Brest"),
-    ("Paris Bordeaux sans passer par Tours",
-     [("Paris", "DEPART"), ("Bordeaux", "ARRIVEE"), ("Tours", "VIA")], "Paris", "Bordeaux"),
-    ("n'importe quelle gare sauf Tours, moi je vais d'Orléans à Blois",
-     [("Tours", "DEPART"), ("Orléans", "DEPART"), ("Blois", "ARRIVEE")], "Orléans", "Blois"),
+    (
+        "pas Hendaye finalement : de Dax à Libourne",
+        [("Hendaye", "ARRIVEE"), ("Dax", "DEPART"), ("Libourne", "ARRIVEE")],
+        "Dax",
+        "Libourne",
+    ),
+    (
+        "je pars de Dax, pas à Hendaye, à Bayonne",
+        [("Dax", "DEPART"), ("Hendaye", "ARRIVEE"), ("Bayonne", "ARRIVEE")],
+        "Dax",
+        "Bayonne",
+    ),
+    (
+        "de Paris, non pas Lyon mais Grenoble",
+        [("Paris", "DEPART"), ("Lyon", "ARRIVEE"), ("Grenoble", "ARRIVEE")],
+        "Paris",
+        "Grenoble",
+    ),
+    (
+        "je ne vais pas à Lyon mais à Grenoble depuis Paris",
+        [("Lyon", "ARRIVEE"), ("Grenoble", "ARRIVEE"), ("Paris", "DEPART")],
+        "Paris",
+        "Grenoble",
+    ),
+    (
+        "de Charleville à Sedan, non pardon, à Reims",
+        [("Charleville", "DEPART"), ("Sedan", "ARRIVEE"), ("Reims", "ARRIVEE")],
+        "Charleville-Mézières",
+        "Reims",
+    ),
+    (
+        "de Paris, enfin non, de Versailles, à Brest",
+        [("Paris", "DEPART"), ("Versailles", "DEPART"), ("Brest", "ARRIVEE")],
+        "Versailles",
+        "Brest",
+    ),
+    (
+        "je pars de Nantes non attendez de Laval et je vais à Brest",
+        [("Nantes", "DEPART"), ("Laval", "DEPART"), ("Brest", "ARRIVEE")],
+        "Laval",
+        "Brest",
+    ),
+    (
+        "un aller pour Brest depuis Angers plutôt que Nantes",
+        [("Brest", "ARRIVEE"), ("Angers", "DEPART"), ("Nantes", "DEPART")],
+        "Angers",
+        "Brest",
+    ),
+    (
+        "au lieu de Rennes je voudrais partir de Laval pour Brest",
+        [("Rennes", "DEPART"), ("Laval", "DEPART"), ("Brest", "ARRIVEE")],
+        "Laval",
+        "Brest",
+    ),
+    (
+        "Paris Bordeaux sans passer par Tours",
+        [("Paris", "DEPART"), ("Bordeaux", "ARRIVEE"), ("Tours", "VIA")],
+        "Paris",
+        "Bordeaux",
+    ),
+    (
+        "n'importe quelle gare sauf Tours, moi je vais d'Orléans à Blois",
+        [("Tours", "DEPART"), ("Orléans", "DEPART"), ("Blois", "ARRIVEE")],
+        "Orléans",
+        "Blois",
+    ),
 ]
 KEPT = [
     ("je ne veux pas partir trop tard de Lyon pour Paris", [("Lyon", "DEPART"), ("Paris", "ARRIVEE")], "Lyon", "Paris"),
     ("je ne pars pas de Lyon avant 10h, je vais à Paris", [("Lyon", "DEPART"), ("Paris", "ARRIVEE")], "Lyon", "Paris"),
-    ("c'est pas grave si c'est lent, de Nantes à Rennes", [("Nantes", "DEPART"), ("Rennes", "ARRIVEE")], "Nantes", "Rennes"),
+    (
+        "c'est pas grave si c'est lent, de Nantes à Rennes",
+        [("Nantes", "DEPART"), ("Rennes", "ARRIVEE")],
+        "Nantes",
+        "Rennes",
+    ),
     ("de Paris à Lyon, non ?", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")], "Paris", "Lyon"),
     ("un billet pas cher de Metz à Nancy", [("Metz", "DEPART"), ("Nancy", "ARRIVEE")], "Metz", "Nancy"),
-    ("je vais à Lyon, non pas à Grenoble, depuis Paris",
-     [("Lyon", "ARRIVEE"), ("Grenoble", "ARRIVEE"), ("Paris", "DEPART")], "Paris", "Lyon"),
+    (
+        "je vais à Lyon, non pas à Grenoble, depuis Paris",
+        [("Lyon", "ARRIVEE"), ("Grenoble", "ARRIVEE"), ("Paris", "DEPART")],
+        "Paris",
+        "Lyon",
+    ),
     ("de Paris à Lyon plutôt en fin de journée", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")], "Paris", "Lyon"),
 ]
 
@@ -71,7 +125,9 @@ def test_trip_ordinary_negations_keep_their_ends(nlp, text, ents, departure, arr
 
 def test_trip_ruled_out_place_dropped_from_ents_through_the_pipeline():
     nlp = spacy.blank("fr")
-    patterns = [{"label": "ARRIVEE", "pattern": p} for p in ("Sedan", "Reims")] + [{"label": "DEPART", "pattern": "Charleville"}]
+    patterns = [{"label": "ARRIVEE", "pattern": p} for p in ("Sedan", "Reims")] + [
+        {"label": "DEPART", "pattern": "Charleville"}
+    ]
     nlp.add_pipe("entity_ruler").add_patterns(patterns)
     nlp.add_pipe("seqkit_trip")
     doc = nlp("je pars de Charleville pour Sedan, non pardon, pour Reims")

@@ -31,8 +31,17 @@ def test_gazetteer_has_every_commune_and_the_stations(gaz, communes):
     names = set(gaz.canonical_names())
     assert {c["name"] for c in communes if c["kind"] != "R"} <= names
     assert set(CONVENTION_STATIONS) <= set(gaz.station_names()) <= sncf_station_names()
-    for name in ["Paris", "Marseille", "Saint-Étienne", "Le Havre", "Dunkerque", "Cherbourg-en-Cotentin",
-                 "Port-Vendres", "Sauxillanges", "Cherbourg-Octeville"]:
+    for name in [
+        "Paris",
+        "Marseille",
+        "Saint-Étienne",
+        "Le Havre",
+        "Dunkerque",
+        "Cherbourg-en-Cotentin",
+        "Port-Vendres",
+        "Sauxillanges",
+        "Cherbourg-Octeville",
+    ]:
         assert name in names and name in gaz
     assert "London" not in gaz and "Dunkirk" not in gaz
 
@@ -40,32 +49,61 @@ def test_gazetteer_has_every_commune_and_the_stations(gaz, communes):
 @pytest.mark.parametrize(
     "mention,expected",
     [
-        ("Paris", "Paris"), ("paris", "Paris"), ("PARIS", "Paris"),
-        ("marseile", "Marseille"), ("bordeau", "Bordeaux"), ("toulous", "Toulouse"),
-        ("montpelier", "Montpellier"), ("st etienne", "Saint-Étienne"),
-        ("Saint-Etienne", "Saint-Étienne"), ("St-Étienne", "Saint-Étienne"),
-        ("aix en provence", "Aix-en-Provence"), ("Havre", "Le Havre"), ("le havre", "Le Havre"),
-        ("gare de lyon", "Paris Gare de Lyon"), ("Part-Dieu", "Lyon Part Dieu"),
-        ("part dieu", "Lyon Part Dieu"), ("St Charles", "Marseille Saint-Charles"),
-        ("Montparnasse", "Paris Montparnasse"), ("monparnasse", "Paris Montparnasse"),
-        ("Paris Gare de Lyon", "Paris Gare de Lyon"), ("Saint-Pierre-des-Corps", "Saint-Pierre-des-Corps"),
+        ("Paris", "Paris"),
+        ("paris", "Paris"),
+        ("PARIS", "Paris"),
+        ("marseile", "Marseille"),
+        ("bordeau", "Bordeaux"),
+        ("toulous", "Toulouse"),
+        ("montpelier", "Montpellier"),
+        ("st etienne", "Saint-Étienne"),
+        ("Saint-Etienne", "Saint-Étienne"),
+        ("St-Étienne", "Saint-Étienne"),
+        ("aix en provence", "Aix-en-Provence"),
+        ("Havre", "Le Havre"),
+        ("le havre", "Le Havre"),
+        ("gare de lyon", "Paris Gare de Lyon"),
+        ("Part-Dieu", "Lyon Part Dieu"),
+        ("part dieu", "Lyon Part Dieu"),
+        ("St Charles", "Marseille Saint-Charles"),
+        ("Montparnasse", "Paris Montparnasse"),
+        ("monparnasse", "Paris Montparnasse"),
+        ("Paris Gare de Lyon", "Paris Gare de Lyon"),
+        ("Saint-Pierre-des-Corps", "Saint-Pierre-des-Corps"),
         # short forms and abbreviations; official names
-        ("clermont", "Clermont-Ferrand"), ("Brive", "Brive-la-Gaillarde"), ("aix", "Aix-en-Provence"),
-        ("bdx", "Bordeaux"), ("Dunkerque", "Dunkerque"), ("Cherbourg", "Cherbourg-en-Cotentin"),
-        ("Florac", "Florac Trois Rivières"), ("Bercy", "Paris Bercy Bourgogne - Pays d'Auvergne"),
+        ("clermont", "Clermont-Ferrand"),
+        ("Brive", "Brive-la-Gaillarde"),
+        ("aix", "Aix-en-Provence"),
+        ("bdx", "Bordeaux"),
+        ("Dunkerque", "Dunkerque"),
+        ("Cherbourg", "Cherbourg-en-Cotentin"),
+        ("Florac", "Florac Trois Rivières"),
+        ("Bercy", "Paris Bercy Bourgogne - Pays d'Auvergne"),
         # small communes are themselves, never another village one edit away
-        ("Sauxillanges", "Sauxillanges"), ("port vendres", "Port-Vendres"), ("Conques", "Conques"),
-        ("Mont-Louis", "Mont-Louis"), ("bourg saint andéol", "Bourg-Saint-Andéol"),
-        ("lons le saunier", "Lons-le-Saunier"), ("st jean pied de port", "Saint-Jean-Pied-de-Port"),
-        ("la seyne sur mer", "La Seyne-sur-Mer"), ("bagneres de luchon", "Bagnères-de-Luchon"),
+        ("Sauxillanges", "Sauxillanges"),
+        ("port vendres", "Port-Vendres"),
+        ("Conques", "Conques"),
+        ("Mont-Louis", "Mont-Louis"),
+        ("bourg saint andéol", "Bourg-Saint-Andéol"),
+        ("lons le saunier", "Lons-le-Saunier"),
+        ("st jean pied de port", "Saint-Jean-Pied-de-Port"),
+        ("la seyne sur mer", "La Seyne-sur-Mer"),
+        ("bagneres de luchon", "Bagnères-de-Luchon"),
         # a typo in a long small name is corrected
         ("Sauxillange", "Sauxillanges"),
         # the kind of place and a département around the name
-        ("la gare de Tours", "Tours"), ("gare de Nîmes", "Nîmes"), ("aéroport de Nice", "Nice"),
-        ("centre-ville de Lyon", "Lyon"), ("Tours centre", "Tours"), ("Valence TGV", "Valence TGV Rhône-Alpes Sud"),
-        ("Saint-Denis (93)", "Saint-Denis"), ("valence 26", "Valence"),
+        ("la gare de Tours", "Tours"),
+        ("gare de Nîmes", "Nîmes"),
+        ("aéroport de Nice", "Nice"),
+        ("centre-ville de Lyon", "Lyon"),
+        ("Tours centre", "Tours"),
+        ("Valence TGV", "Valence TGV Rhône-Alpes Sud"),
+        ("Saint-Denis (93)", "Saint-Denis"),
+        ("valence 26", "Valence"),
         # arrondissements are their city
-        ("Paris 15e", "Paris"), ("paris 15", "Paris"), ("Lyon 3eme", "Lyon"),
+        ("Paris 15e", "Paris"),
+        ("paris 15", "Paris"),
+        ("Lyon 3eme", "Lyon"),
     ],
 )
 def test_gazetteer_resolve(gaz, mention, expected):
@@ -73,11 +111,39 @@ def test_gazetteer_resolve(gaz, mention, expected):
 
 
 @pytest.mark.parametrize(
-    "text", ["a paris", "de Lyon à Paris", "bonjour", "voyage", "billet", "semaine", "maison",
-             "merci", "xqzwv", "", "   ", "Марсель", "London", "Londres", "Genève",
-             # type words and ordinary words are no places, nor typos of one
-             "gare", "la gare", "aéroport", "centre", "port", "ville", "guichet", "course",
-             "demain", "coute", "mars", "aube", "côte", "roche"],
+    "text",
+    [
+        "a paris",
+        "de Lyon à Paris",
+        "bonjour",
+        "voyage",
+        "billet",
+        "semaine",
+        "maison",
+        "merci",
+        "xqzwv",
+        "",
+        "   ",
+        "Марсель",
+        "London",
+        "Londres",
+        "Genève",
+        # type words and ordinary words are no places, nor typos of one
+        "gare",
+        "la gare",
+        "aéroport",
+        "centre",
+        "port",
+        "ville",
+        "guichet",
+        "course",
+        "demain",
+        "coute",
+        "mars",
+        "aube",
+        "côte",
+        "roche",
+    ],
 )
 def test_gazetteer_resolve_rejects_non_names(gaz, text):
     assert gaz.resolve(text) is None
@@ -200,8 +266,11 @@ def test_fuzzy_match_compares_only_keys_of_the_same_first_letter():
 
     def every_key(key, keys, limit):
         matches = process.extract(key, keys, scorer=DamerauLevenshtein.distance, score_cutoff=limit, limit=None)
-        ranked = [(d, index.by_key[c].rank, -index.by_key[c].population, index.by_key[c].name)
-                  for c, d, _ in matches if c[0] == key[0]]
+        ranked = [
+            (d, index.by_key[c].rank, -index.by_key[c].population, index.by_key[c].name)
+            for c, d, _ in matches
+            if c[0] == key[0]
+        ]
         return min(ranked)[3] if ranked else None
 
     def every(keys):
@@ -231,8 +300,11 @@ def test_every_sncf_station_is_a_place_under_its_own_name(gaz):
         place = gaz.place(name)
         if place is None or normalise(place.name) != normalise(name) or name not in place.stations:
             others.append((name, place.name if place else None))
-    assert others == [("Deville", "Déville-lès-Rouen"), ("Montaigu", "Montaigu-Vendée"),
-                      ("Montereau", "Montereau-Fault-Yonne")]
+    assert others == [
+        ("Deville", "Déville-lès-Rouen"),
+        ("Montaigu", "Montaigu-Vendée"),
+        ("Montereau", "Montereau-Fault-Yonne"),
+    ]
 
 
 @pytest.mark.parametrize("typed,station", sorted(STATION_SPELLINGS.items()))

@@ -1,4 +1,5 @@
 """SNCF stations: the shipped file, the names people type for a station, the build script."""
+
 import csv
 import gzip
 import importlib.util
@@ -41,8 +42,9 @@ def forms(communes, words):
     result = {}
     for station in sncf.read_stations():
         name, population = table.get(station.insee, (None, 0))
-        result[station] = sncf.station_forms(station, name, commune_population=population,
-                                             commune_keys=keys, word_keys=words)
+        result[station] = sncf.station_forms(
+            station, name, commune_population=population, commune_keys=keys, word_keys=words
+        )
     return result
 
 
@@ -64,52 +66,77 @@ def test_sncf_file_has_every_passenger_station_once():
     assert len({s.name for s in stations}) == 2785
     assert sncf.read_stations() is stations  # read once
     aubrais = next(s for s in stations if s.name == "Les Aubrais")
-    assert aubrais == sncf.Station("87543017", ("87543017",), "Les Aubrais", "Les Aubrais-Orléans", "LAB", "A",
-                                   "45147", 1.906629, 47.926801)
+    assert aubrais == sncf.Station(
+        "87543017", ("87543017",), "Les Aubrais", "Les Aubrais-Orléans", "LAB", "A", "45147", 1.906629, 47.926801
+    )
     nord = next(s for s in stations if s.name == "Paris Gare du Nord")
     assert nord.uics == ("87271007", "87271031", "87271023") and nord.network_name == "Paris-Nord"
     assert sum(s.lon is None for s in stations) == 7
 
 
-@pytest.mark.parametrize("typed,station", [
-    ("Les Aubrais", "Les Aubrais"),
-    ("les aubrais-orleans", "Les Aubrais"),
-    ("Valence TGV", "Valence TGV Rhône-Alpes Sud"),
-    ("TGV Valence", "Valence TGV Rhône-Alpes Sud"),
-    ("TGV Haute-Picardie", "Haute Picardie TGV"),
-    ("Haute-Picardie TGV", "Haute Picardie TGV"),
-    ("Nîmes Pont du Gard", "Nîmes Pont du Gard"),
-    ("Nimes Pont-du-Gard", "Nîmes Pont du Gard"),
-    ("Le Creusot Montceau Montchanin TGV", "Le Creusot - Montceau-les-Mines - Montchanin TGV"),
-    ("Le Creusot-Montceau-Montchanin", "Le Creusot - Montceau-les-Mines - Montchanin TGV"),
-    ("Le Creusot TGV", "Le Creusot - Montceau-les-Mines - Montchanin TGV"),
-    ("Montchanin TGV", "Le Creusot - Montceau-les-Mines - Montchanin TGV"),
-    ("Vendôme TGV", "Vendôme - Villiers-sur-Loir TGV"),
-    ("Lyon Part-Dieu", "Lyon Part Dieu"),
-    ("Part-Dieu", "Lyon Part Dieu"),
-    ("Perrache", "Lyon Perrache"),
-    ("Paris Gare de Lyon", "Paris Gare de Lyon"),
-    ("gare de Lyon", "Paris Gare de Lyon"),
-    ("Gare du Nord", "Paris Gare du Nord"),
-    ("gare de l'Est", "Paris Est"),
-    ("Paris Montparnasse", "Paris Montparnasse"),
-    ("Montparnasse", "Paris Montparnasse"),
-    ("St-Lazare", "Paris Saint-Lazare"),
-    ("Saint-Charles", "Marseille Saint-Charles"),
-    ("Évry-Courcouronnes", "Évry-Courcouronnes"),
-    ("Tours", "Tours"),
-    ("Paris Bercy", "Paris Bercy Bourgogne - Pays d'Auvergne"),
-    ("Meuse TGV", "Meuse TGV"),
-])
+@pytest.mark.parametrize(
+    "typed,station",
+    [
+        ("Les Aubrais", "Les Aubrais"),
+        ("les aubrais-orleans", "Les Aubrais"),
+        ("Valence TGV", "Valence TGV Rhône-Alpes Sud"),
+        ("TGV Valence", "Valence TGV Rhône-Alpes Sud"),
+        ("TGV Haute-Picardie", "Haute Picardie TGV"),
+        ("Haute-Picardie TGV", "Haute Picardie TGV"),
+        ("Nîmes Pont du Gard", "Nîmes Pont du Gard"),
+        ("Nimes Pont-du-Gard", "Nîmes Pont du Gard"),
+        ("Le Creusot Montceau Montchanin TGV", "Le Creusot - Montceau-les-Mines - Montchanin TGV"),
+        ("Le Creusot-Montceau-Montchanin", "Le Creusot - Montceau-les-Mines - Montchanin TGV"),
+        ("Le Creusot TGV", "Le Creusot - Montceau-les-Mines - Montchanin TGV"),
+        ("Montchanin TGV", "Le Creusot - Montceau-les-Mines - Montchanin TGV"),
+        ("Vendôme TGV", "Vendôme - Villiers-sur-Loir TGV"),
+        ("Lyon Part-Dieu", "Lyon Part Dieu"),
+        ("Part-Dieu", "Lyon Part Dieu"),
+        ("Perrache", "Lyon Perrache"),
+        ("Paris Gare de Lyon", "Paris Gare de Lyon"),
+        ("gare de Lyon", "Paris Gare de Lyon"),
+        ("Gare du Nord", "Paris Gare du Nord"),
+        ("gare de l'Est", "Paris Est"),
+        ("Paris Montparnasse", "Paris Montparnasse"),
+        ("Montparnasse", "Paris Montparnasse"),
+        ("St-Lazare", "Paris Saint-Lazare"),
+        ("Saint-Charles", "Marseille Saint-Charles"),
+        ("Évry-Courcouronnes", "Évry-Courcouronnes"),
+        ("Tours", "Tours"),
+        ("Paris Bercy", "Paris Bercy Bourgogne - Pays d'Auvergne"),
+        ("Meuse TGV", "Meuse TGV"),
+    ],
+)
 def test_sncf_spellings_name_their_station(index, typed, station):
     assert [s.name for s in index.stations_by_key[fold(typed)]] == [station]
 
 
-@pytest.mark.parametrize("typed", [
-    "Lyon", "Paris", "Marseille", "Europe", "Normandie", "Meuse", "Saint-Jean", "Rive Droite", "Rive Gauche",
-    "Juvisy", "Sarlat", "Fauga", "Nord", "Est", "TGV", "Part", "Bénédictins", "Hôpital-Université", "CHR",
-    "sur Mer", "Maison Blanche",
-])
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "Lyon",
+        "Paris",
+        "Marseille",
+        "Europe",
+        "Normandie",
+        "Meuse",
+        "Saint-Jean",
+        "Rive Droite",
+        "Rive Gauche",
+        "Juvisy",
+        "Sarlat",
+        "Fauga",
+        "Nord",
+        "Est",
+        "TGV",
+        "Part",
+        "Bénédictins",
+        "Hôpital-Université",
+        "CHR",
+        "sur Mer",
+        "Maison Blanche",
+    ],
+)
 def test_sncf_no_station_for_towns_regions_and_words(index, typed):
     assert fold(typed) not in index.stations_by_key
 
@@ -149,7 +176,9 @@ def test_sncf_city_prefix_dropped_only_for_distinctive_remainders():
     assert sncf.station_forms(halt, "Reims", commune_population=180_000, commune_keys=keys) == [halt.name]
     assert sncf.station_forms(regional, "Reims", commune_population=10_000, commune_keys=keys) == [halt.name]
     assert sncf.station_forms(regional, "Reims", commune_population=180_000, commune_keys=keys) == [
-        halt.name, "Maison Blanche"]
+        halt.name,
+        "Maison Blanche",
+    ]
     assert sncf.station_forms(_station("Paris Est"), "Paris") == ["Paris Est", "Gare de l'Est"]
 
 
@@ -173,7 +202,8 @@ def test_sncf_index_gives_a_shared_form_to_one_station_or_none():
     index = sncf.index_forms({paris: ["Paris Gare du Nord", "Gare du Nord"], metz: ["Metz Nord", "Gare du Nord"]})
     assert index.stations_by_key["gare du nord"] == (paris,)
     assert index.collisions == [
-        sncf.Collision("gare du nord", ("Paris Gare du Nord", "Metz Nord"), "Paris Gare du Nord")]
+        sncf.Collision("gare du nord", ("Paris Gare du Nord", "Metz Nord"), "Paris Gare du Nord")
+    ]
     tie = sncf.index_forms({metz: ["Metz Nord", "Gare du Nord"], other: ["Autre Nord", "Gare du Nord"]})
     assert "gare du nord" not in tie.stations_by_key and tie.collisions[0].kept is None
     # A station SNCF names so keeps the form, whatever its segment.
@@ -187,14 +217,17 @@ def test_sncf_missing_file_is_named(tmp_path):
         sncf.read_stations(path)
 
 
-@pytest.mark.parametrize("content", [
-    b"not gzip at all",
-    gzip.compress(b"uic\tuics\tname\n1\t2\t3\n"),
-    gzip.compress(("\t".join(sncf.COLUMNS) + "\n87543017\t87543017\tLes Aubrais\n").encode()),
-    gzip.compress(("\t".join(sncf.COLUMNS) + "\nabc\tabc\tX\t\tX\tA\t1\t\t\n").encode()),
-    gzip.compress(("\t".join(sncf.COLUMNS) + "\n87543017\t87543017\tX\t\tX\tA\t1\teast\t\n").encode()),
-    gzip.compress(("\t".join(sncf.COLUMNS) + "\n").encode() * 3)[:-8],
-])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"not gzip at all",
+        gzip.compress(b"uic\tuics\tname\n1\t2\t3\n"),
+        gzip.compress(("\t".join(sncf.COLUMNS) + "\n87543017\t87543017\tLes Aubrais\n").encode()),
+        gzip.compress(("\t".join(sncf.COLUMNS) + "\nabc\tabc\tX\t\tX\tA\t1\t\t\n").encode()),
+        gzip.compress(("\t".join(sncf.COLUMNS) + "\n87543017\t87543017\tX\t\tX\tA\t1\teast\t\n").encode()),
+        gzip.compress(("\t".join(sncf.COLUMNS) + "\n").encode() * 3)[:-8],
+    ],
+)
 def test_sncf_damaged_file_is_named(tmp_path, content):
     path = tmp_path / "damaged.tsv.gz"
     path.write_bytes(content)

@@ -1,4 +1,5 @@
 """The routes benchmark runs, returns its rows and draws its map."""
+
 from spacy_seqkit.travel.benchmarks.routes import run_routes_benchmark
 
 

@@ -1,4 +1,5 @@
 """The railway network: loading, names, drawing, and the data file's errors."""
+
 import zipfile
 from pathlib import Path
 
@@ -15,9 +16,17 @@ PARIS_GARE_DE_LYON = 87686006
 # des gares" (the Arcachon and Thionville - Apach lines are missing from it) and more than
 # 5 km from any station of the network, so the build attaches them to nothing.
 UNREACHABLE = {
-    87191619, 87191627, 87191635, 87191643,  # Koenigsmacker, Malling, Sierck-les-Bains, Apach
-    87343301, 87345306, 87401323,  # Wallers, Montigny-en-Ostrevent, Mouans-Sartoux
-    87582619, 87582635, 87582643, 87582668,  # Gujan-Mestras, La Hume, La Teste-de-Buch, Arcachon
+    87191619,
+    87191627,
+    87191635,
+    87191643,  # Koenigsmacker, Malling, Sierck-les-Bains, Apach
+    87343301,
+    87345306,
+    87401323,  # Wallers, Montigny-en-Ostrevent, Mouans-Sartoux
+    87582619,
+    87582635,
+    87582643,
+    87582668,  # Gujan-Mestras, La Hume, La Teste-de-Buch, Arcachon
 }
 
 
@@ -52,8 +61,9 @@ def test_rail_network_contracted_graph_matches_plain_dijkstra(network):
     a = network._arrays
     n = len(network.uic)
     km = a["edge_km"]
-    full = csr_matrix((np.r_[km, km], (np.r_[a["edge_src"], a["edge_dst"]], np.r_[a["edge_dst"], a["edge_src"]])),
-                      shape=(n, n))
+    full = csr_matrix(
+        (np.r_[km, km], (np.r_[a["edge_src"], a["edge_dst"]], np.r_[a["edge_dst"], a["edge_src"]])), shape=(n, n)
+    )
     rng = np.random.default_rng(0)
     sources = rng.integers(0, n, 20).tolist()
     # random targets, and neighbours on the same chain (the path that never reaches the core)
@@ -110,6 +120,9 @@ def test_rail_network_build_script_reproduces_the_shipped_file(tmp_path):
     import sys
 
     out = tmp_path / "network.npz"
-    subprocess.run([sys.executable, str(root / "scripts" / "build_rail_network.py"), "--sncf", str(sncf),
-                    "--out", str(out)], check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, str(root / "scripts" / "build_rail_network.py"), "--sncf", str(sncf), "--out", str(out)],
+        check=True,
+        capture_output=True,
+    )
     assert out.read_bytes() == DATA_FILE.read_bytes()

@@ -1,4 +1,5 @@
 """Routes: lengths against straight distances, symmetry, stops, reasons, timetables."""
+
 import itertools
 import random
 
