@@ -5,7 +5,8 @@ Source format, one request per line (blank lines and lines starting with "#" are
     CATEGORY NOISE TEXT
 
 CATEGORY is one of ok, via (valid requests), nointent, thing, oneend, alt (hesitation between
-alternatives for an end), foreign, junk (INVALID);
+alternatives for an end), foreign, junk, mode (by another means than the train: a coach, a
+bus, a car, a plane; places unmarked, as seqkit_trip leaves them) (INVALID);
 NOISE is "n" when the sentence carries real-world noise (typos, no accents, SMS, caps...), else ".".
 Places are marked inline as [mention](LABEL) or [mention](LABEL=Canonical name); without
 "=Canonical" the mention itself is the canonical name. Offsets are computed here, so the source
@@ -24,7 +25,7 @@ HERE = Path(__file__).resolve().parent
 CORPUS = HERE.parent
 SETS = {"test": "t", "dev": "d", "blind": "b", "holdout": "h", "stations": "s"}
 VALID = {"ok", "via"}
-INVALID = {"nointent", "thing", "oneend", "alt", "foreign", "junk"}
+INVALID = {"nointent", "thing", "oneend", "alt", "foreign", "junk", "mode"}
 LABELS = {"DEPART", "ARRIVEE", "VIA"}
 MARK = re.compile(r"\[([^\]]+)\]\(([A-Z]+)(?:=([^)]+))?\)")
 
@@ -109,7 +110,7 @@ def main(argv):
         if "--stats" in argv:
             total = len(tags)
             cats = Counter(c for c, _ in tags)
-            for cat in ["ok", "via", "nointent", "thing", "oneend", "alt", "foreign", "junk"]:
+            for cat in ["ok", "via", "nointent", "thing", "oneend", "alt", "foreign", "junk", "mode"]:
                 print(f"  {cat:9s} {cats[cat]:4d}  {100 * cats[cat] / total:5.1f}%")
             invalid = sum(cats[c] for c in INVALID)
             noisy = sum(n for _, n in tags)

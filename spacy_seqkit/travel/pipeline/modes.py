@@ -15,10 +15,16 @@ Read off the lowercase words, each rule shaped by what the word also means in Fr
 - "voiture" is also a train's coach ("voiture 12", "en voiture 5"): a car unless a
   number follows;
 - "pied" is a flight of stairs or a foot: walking only as "à pied";
+- a bike, a scooter or a kick scooter also travels as luggage ("avec mon vélo", "déposer
+  les vélos"): the means only as "à vélo", "en vélo", "par vélo";
+- a plane, a flight or a ferry is often the journey's other leg ("pour mon avion", "j'ai un
+  vol à 14h", "je débarque du ferry"): the means unless a possessive or "avoir" comes before
+  it, or it is left ("du ferry", "de l'avion");
 - a word inside a place mention is no means (the caller blanks it): Avion and Bus are
   communes of the Pas-de-Calais;
 - a means ruled out is no means: "sans voiture", "pas en avion", "plutôt qu'en car",
-  "au lieu du bus" (a negation or "plutôt que" / "au lieu" within the three words before).
+  "au lieu du bus", "je laisse la voiture" (a negation, "laisser", or "plutôt que" / "au
+  lieu" within the three words before).
 """
 
 from typing import List, Sequence
@@ -34,6 +40,13 @@ OTHER_MODE_WORDS = frozenset(
     "covoiturage covoit blablacar flixbus taxi taxis vtc uber moto scooter trottinette "
     "hélicoptère helicoptere hélico helico auto-stop autostop camion vols".split()
 )
+# Carried as luggage unless ridden: "à vélo", "en trottinette", "par moto".
+_LUGGAGE = frozenset("vélo vélos velo velos moto motos scooter scooters trottinette trottinettes".split())
+_RIDDEN = frozenset({"à", "a", "en", "par"})
+# Often the journey's other leg: "pour mon avion", "j'ai un vol", "je descends du ferry".
+_OTHER_LEG = frozenset("avion avions vol vols ferry ferries bateau bateaux".split())
+_POSSESSIVES = frozenset("mon ma mes ton ta tes son sa ses notre nos votre vos leur leurs".split())
+_HAVE = frozenset("ai as a avons avez ont j'ai jai avoir".split())
 _DETERMINERS = frozenset(
     "le la les l' un une des du au aux en par mon ma mes ton ta tes son sa ses notre nos votre vos "
     "leur leurs ce cet cette premier prochain dernier".split()
@@ -41,7 +54,9 @@ _DETERMINERS = frozenset(
 # Cars and flights named after a determiner only (see the module docstring).
 _AFTER_DETERMINER = frozenset({"car", "cars", "vol"})
 # "plutôt" alone prefers ("plutôt en car"); "plutôt que" rules out.
-_NEGATIONS = frozenset({"pas", "sans", "ni", "jamais", "lieu"})
+_NEGATIONS = frozenset(
+    {"pas", "sans", "ni", "jamais", "lieu", "laisser", "laisse", "laissé", "laissant", "laissons", "laissez"}
+)
 _NEGATION_WINDOW = 3
 
 
@@ -61,9 +76,21 @@ def names_a_train(words: Sequence[str]) -> bool:
     return False
 
 
+def _other_leg(words: Sequence[str], i: int) -> bool:
+    """A plane, flight or ferry of the journey's other leg, not the means asked for."""
+    before = words[max(0, i - 2) : i]
+    if any(w in _POSSESSIVES for w in before) or (len(before) == 2 and before[0] in _HAVE):
+        return True
+    return before[-1:] == ["du"] or before == ["de", "l'"]
+
+
 def _other_mode_at(words: Sequence[str], i: int) -> bool:
     word, before = words[i], words[i - 1] if i > 0 else ""
     after = words[i + 1] if i + 1 < len(words) else ""
+    if word in _LUGGAGE:
+        return before in _RIDDEN
+    if word in _OTHER_LEG and _other_leg(words, i):
+        return False
     if word in OTHER_MODE_WORDS:
         return True
     if word in _AFTER_DETERMINER:

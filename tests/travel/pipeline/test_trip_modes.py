@@ -48,6 +48,8 @@ OTHER_MODES = [
     "un taxi de Libourne à Figeac",
     "traversée en ferry de Nantes à Rennes",  # nonsense geography, still a ferry
     "de Nantes à Rennes en vélo",
+    "de Nantes à Rennes à vélo",
+    "un billet d'avion de Biarritz pour Lille",
 ]
 TRAINS = [
     "je vais de Nantes à Rennes car j'ai un rendez-vous",
@@ -61,6 +63,12 @@ TRAINS = [
     "Intercités de Charleville à Sedan",
     "je serai à Avion lundi et je dois rejoindre Bus pour midi",  # communes of the Pas-de-Calais
     "de Nantes à Rennes",
+    # A bike as luggage, a flight or a ferry as the journey's other leg.
+    "je voyage de Nantes à Rennes avec mon vélo",
+    "de Nantes à Rennes avec deux vélos c'est possible ?",
+    "de Biarritz à Lille, j'ai un vol à 14h",
+    "je dois aller de Libourne à Figeac pour mon avion",
+    "je débarque du ferry à Nantes et je dois rejoindre Rennes",
 ]
 
 
