@@ -104,12 +104,19 @@ def resolve_command(
         "--steps",
         help="Write the stops the request asks for between the ends: sentenceID,Departure,Step1,...,Destination",
     ),
+    route: bool = typer.Option(
+        False,
+        "--route",
+        help="Write each trip's route over SNCF's network, its stations (ends, requested stops, changes of line): "
+        "sentenceID,Departure,Step1,...,Destination; INVALID where there is none, why on stderr",
+    ),
 ) -> None:
     """Travel Order Resolver: answer `sentenceID,Departure,Destination` or
-    `sentenceID,INVALID` for every order (with --steps, the route's
-    `sentenceID,Departure,Step1,...,Destination`), in input order, as a stream. Malformed
-    lines, and orders over the limits on one order (see `travel.tor`), are
-    reported on stderr with their line number and answered INVALID."""
+    `sentenceID,INVALID` for every order (with --steps, the stops asked for between the
+    ends; with --route, the stations of the route over SNCF's network), in input order, as
+    a stream. Malformed lines, orders over the limits on one order (see
+    `travel.orders.format`) and trips without a route are reported on stderr with their
+    line number and answered INVALID."""
     import contextlib
     import sys
 
@@ -134,6 +141,7 @@ def resolve_command(
             raise typer.BadParameter(f"must be a positive integer, got {value}", param_hint=hint)
     if output is not None and output_dir is not None:
         raise typer.BadParameter("give --output or --output-dir, not both", param_hint="--output-dir")
+    check_steps_or_route(steps, route)
     addresses = [i for i in inputs or [] if is_scheduler_address(i)]
     if addresses and not dask:
         fail(f"{addresses[0]} is a scheduler address: give it after --dask")
@@ -145,6 +153,15 @@ def resolve_command(
         fail(str(e))
     if not addresses and not (is_package(model) or Path(model).is_dir()):
         fail(f"Cannot use model '{model}': neither a pipeline folder nor an installed package")
+    routes = None
+    if route:
+        from .orders.routing import RouteAnswers
+        from .routes import NetworkFileError
+
+        try:
+            routes = RouteAnswers()
+        except NetworkFileError as e:
+            fail(str(e))
     with contextlib.ExitStack() as stack:
         out = sys.stdout if output is None and output_dir is None else None
         if output is not None:
@@ -169,15 +186,23 @@ def resolve_command(
                 first_partition_size=batch_size,
                 progress=wants_progress(quiet),
                 steps=steps,
+                route=routes,
             )
         except (OSError, ValueError) as e:
             fail(f"Cannot resolve: {e}")
     if not quiet:
         typer.echo(
             f"{counts['orders']} orders: {counts['valid']} trips, {counts['invalid']} INVALID "
-            f"({counts['malformed']} malformed lines or orders over the limits)",
+            f"({counts['malformed']} malformed lines or orders over the limits"
+            + (f", {counts.get('no_route', 0)} trips without a route" if route else "")
+            + ")",
             err=True,
         )
+
+
+def check_steps_or_route(steps: bool, route: bool) -> None:
+    if steps and route:
+        raise typer.BadParameter("give --steps or --route, not both (a route names its stops)", param_hint="--route")
 
 
 @app.command("evaluate-trips")
@@ -241,10 +266,15 @@ def serve_command(
     steps: bool = typer.Option(
         False, "--steps", help="Each order's line holds the stops between the ends, as `resolve --steps`"
     ),
+    route: bool = typer.Option(
+        False, "--route", help="Each order's line is its route's stations, as `resolve --route`, with the route"
+    ),
 ) -> None:
     """HTTP service (FastAPI + uvicorn): POST /resolve with {"text": ...} or
-    {"orders": [{"id", "sentence"}, ...]}, GET /health, and GET / a page that
-    shows a request's entities and trip (the serve extra: FastAPI, uvicorn)."""
+    {"orders": [{"id", "sentence"}, ...]}, POST /route with {"text": ...}, GET /network,
+    GET /health, and GET / a page that shows a request's entities, trip and route drawn
+    on SNCF's network (the serve extra: FastAPI, uvicorn)."""
+    check_steps_or_route(steps, route)
     for hint, value in (
         ("--max-body-bytes", max_body_bytes),
         ("--max-orders", max_orders),
@@ -275,6 +305,7 @@ def serve_command(
         max_orders=max_orders,
         batch_size=batch_size,
         steps=steps,
+        route=route,
     )
 
 

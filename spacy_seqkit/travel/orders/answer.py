@@ -10,6 +10,7 @@ from ..pipeline.extensions import install_extensions
 from ..pipeline.trip import INVALID, Trip, rewrite_places
 from ..places.registry import make_french_places
 from .format import Answer, Order, clean_text, limit_error
+from .routing import trip_stations
 
 
 def answer_orders(nlp, orders: Iterable[Order], batch_size: int = 64) -> Iterator[Answer]:
@@ -24,7 +25,7 @@ def answer_orders(nlp, orders: Iterable[Order], batch_size: int = 64) -> Iterato
 
     for doc, (order, error) in nlp.pipe(texts(), as_tuples=True, batch_size=batch_size):
         trip = Trip() if error else trip_of(doc)
-        yield Answer(order.line, clean_text(order.id), tuple(trip.places()), error)
+        yield Answer(order.line, clean_text(order.id), tuple(trip.places()), error, trip_stations(trip))
 
 
 def answer_batch(nlp, orders: Iterable[Order], batch_size: int = 64) -> List[Answer]:

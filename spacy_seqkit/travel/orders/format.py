@@ -147,12 +147,14 @@ def limit_error(text: str, max_length: Optional[int] = None) -> Optional[str]:
 
 class Answer(NamedTuple):
     """The answer to one order: its places (departure, stops, arrival; none
-    for INVALID) and why it could not be read, if so."""
+    for INVALID), why it could not be read, if so, and the UIC codes of the
+    stations serving each place (what a route starts from)."""
 
     line: int
     id: str
     places: Tuple[str, ...]
     error: Optional[str]
+    stations: Tuple[Tuple[str, ...], ...] = ()
 
     def row(self, steps: bool = False) -> List[str]:
         """`id,departure,arrival` or `id,INVALID`; with `steps`, the stops between the
@@ -182,13 +184,22 @@ def write_answers(
     counts: Dict[str, int],
     prefix: str = "",
     steps: bool = False,
+    route: Optional[Callable[[Answer], Tuple[List[str], Optional[str]]]] = None,
 ) -> None:
     """Write the answers as CSV lines on `out` (with their stops if `steps`, see
-    `Answer.row`), `report` each unread order (preceded by `prefix`, e.g. its input
-    file), and count them in `counts`."""
+    `Answer.row`; or the line `route(answer)` gives with why there is no route, if
+    none: see `routing.RouteAnswers`), `report` each unread order or trip without a
+    route (preceded by `prefix`, e.g. its input file), and count them in `counts`."""
     write_row = row_writer(out)
     for answer in answers:
-        write_row(answer.row(steps))
+        if route is not None and answer.places:
+            row, why = route(answer)
+            if why is not None:
+                counts["no_route"] = counts.get("no_route", 0) + 1
+                report(f"{prefix}line {answer.line}: no route ({why}); answered {INVALID}")
+            write_row(row)
+        else:
+            write_row(answer.row(steps))
         counts["orders"] += 1
         counts["valid" if answer.places else "invalid"] += 1
         if answer.error:

@@ -6,9 +6,16 @@
   displaCy's HTML of them); with `{"orders": [{"id": "1", "sentence": "..."}]}`:
   the Travel Order Resolver's answers, in order, batched through `nlp.pipe`,
   each with the line `resolve` would write (`id,Departure,Destination`; with
-  `steps`, as `resolve --steps`, the stops between the ends).
+  `steps`, as `resolve --steps`, the stops between the ends; with `route`, as
+  `resolve --route`, and each answer's route). `"route": true` beside a text adds
+  its route over SNCF's network (null for an INVALID request).
+- `POST /route` with `{"text": ...}`: the trip and its route (`routing.route_json`:
+  the stations with their UIC codes and coordinates, km, lines, trains); a request
+  with no trip gets 422, a trip without a route `{"found": false, "reason": ...}`.
+- `GET /network`: the network's lines (lon, lat polylines) for the page to draw.
 - `GET /health`: the pipeline and the limits.
-- `GET /`: a page to type a request and see its entities and trip.
+- `GET /`: a page to type a request and see its entities, trip and route, drawn
+  on the network by the page itself (an SVG: nothing comes from outside).
 
 A body over `max_body_bytes` or with more than `max_orders` orders gets 413, a
 body that is not UTF-8 or not JSON 400, one of the wrong shape 422, always as
@@ -26,6 +33,7 @@ from typing import Any, Dict, List, Optional
 from ..pipeline.trip import LABELS, Trip
 from .answer import answer_batch, trip_of
 from .format import Order, clean_text, limit_error, row_writer
+from .routing import network_json, route_json, route_row, route_stations, trip_stations
 
 MAX_BODY_BYTES = 1_000_000
 MAX_ORDERS = 1_000
@@ -83,11 +91,32 @@ def csv_line(row: List[str]) -> str:
 class Resolver:
     """The pipeline behind the service, used by one request at a time."""
 
-    def __init__(self, nlp, batch_size: int = 64, steps: bool = False) -> None:
-        self.nlp, self.batch_size, self.steps = nlp, batch_size, steps
+    def __init__(self, nlp, batch_size: int = 64, steps: bool = False, route: bool = False) -> None:
+        self.nlp, self.batch_size, self.steps, self.route = nlp, batch_size, steps, route
         self.lock = threading.Lock()
+        self._network = None
 
-    def text(self, text: Any, render: bool = False) -> Dict[str, Any]:
+    @property
+    def network(self):
+        """SNCF's network, loaded on the first route asked for."""
+        if self._network is None:
+            from ..routes import RailNetwork
+
+            self._network = RailNetwork.load()
+        return self._network
+
+    def route_of(self, trip: Trip):
+        return route_stations(self.network, trip_stations(trip), trip.places())
+
+    def routed(self, text: Any) -> Dict[str, Any]:
+        """The answer to a text with its route, or RequestError (422) without a trip."""
+        answer = self.text(text, with_route=True)
+        if not answer["valid"]:
+            reason = answer["error"] or "the request is INVALID: no departure and destination to route"
+            raise RequestError(422, f"no trip to route: {reason}")
+        return answer
+
+    def text(self, text: Any, render: bool = False, with_route: bool = False) -> Dict[str, Any]:
         if not isinstance(text, str):
             raise RequestError(422, '"text" must be a string')
         text = clean_text(text)
@@ -114,23 +143,24 @@ class Resolver:
         }
         if render:
             answer["html"] = html
+        if with_route:
+            answer["route"] = route_json(self.route_of(trip)) if trip.is_valid else None
         return answer
 
     def orders(self, orders: List[Order]) -> Dict[str, Any]:
         with self.lock:
             answers = answer_batch(self.nlp, orders, self.batch_size)
-        return {
-            "answers": [
-                {
-                    "id": a.id,
-                    "valid": bool(a.places),
-                    "places": list(a.places),
-                    "line": csv_line(a.row(self.steps)),
-                    "error": a.error,
-                }
-                for a in answers
-            ]
-        }
+        out = []
+        for a in answers:
+            answer = {"id": a.id, "valid": bool(a.places), "places": list(a.places), "error": a.error}
+            if self.route:
+                route = route_stations(self.network, a.stations, a.places) if a.places else None
+                answer["line"] = csv_line(route_row(a.id, route) if route is not None else a.row())
+                answer["route"] = route_json(route) if route is not None else None
+            else:
+                answer["line"] = csv_line(a.row(self.steps))
+            out.append(answer)
+        return {"answers": out}
 
     @staticmethod
     def render(doc) -> str:
@@ -144,16 +174,23 @@ class Resolver:
 
 
 def create_app(
-    nlp, max_body_bytes: int = MAX_BODY_BYTES, max_orders: int = MAX_ORDERS, batch_size: int = 64, steps: bool = False
+    nlp,
+    max_body_bytes: int = MAX_BODY_BYTES,
+    max_orders: int = MAX_ORDERS,
+    batch_size: int = 64,
+    steps: bool = False,
+    route: bool = False,
 ):
-    """The FastAPI application answering with `nlp` (a pipeline ready to
-    answer trips: `tor.prepare_pipeline`); `steps`: the orders' lines hold the stops."""
+    """The FastAPI application answering with `nlp` (a pipeline ready to answer trips:
+    `answer.prepare_pipeline`); `steps`: the orders' lines hold the stops; `route`: the
+    orders' lines are their routes' stations (as `resolve --route`), with each route."""
     from fastapi import FastAPI, Request
     from fastapi.concurrency import run_in_threadpool
     from fastapi.responses import HTMLResponse, JSONResponse
 
     page_html = (Path(__file__).parent / "page.html").read_text(encoding="utf8")
-    resolver = Resolver(nlp, batch_size, steps)
+    resolver = Resolver(nlp, batch_size, steps, route)
+    network: Dict[str, Any] = {}
     limits = {"max_body_bytes": max_body_bytes, "max_orders": max_orders, **order_limits()}
     app = FastAPI(title="spacy_seqkit travel order resolver", version="1")
 
@@ -169,12 +206,26 @@ def create_app(
     def page() -> str:
         return page_html
 
+    @app.get("/network")
+    def lines() -> Dict[str, Any]:
+        if not network:
+            network.update(network_json(resolver.network))
+        return network
+
     @app.post("/resolve")
     async def resolve(request: Request) -> Dict[str, Any]:
         payload = parse_body(await read_body(request, max_body_bytes))
         if "text" in payload:
-            return await run_in_threadpool(resolver.text, payload["text"], payload.get("render") is True)
+            render, with_route = payload.get("render") is True, payload.get("route") is True
+            return await run_in_threadpool(resolver.text, payload["text"], render, with_route)
         return await run_in_threadpool(resolver.orders, read_orders_field(payload, max_orders))
+
+    @app.post("/route")
+    async def route_text(request: Request) -> Dict[str, Any]:
+        payload = parse_body(await read_body(request, max_body_bytes))
+        if "text" not in payload:
+            raise RequestError(422, 'expected a JSON object with "text" (a string): the request to route')
+        return await run_in_threadpool(resolver.routed, payload["text"])
 
     return app
 
@@ -209,10 +260,11 @@ def serve(
     port: int = 8000,
     log_level: str = "info",
     steps: bool = False,
+    route: bool = False,
     **limits: Optional[int],
 ) -> None:
     """Serve `nlp` until interrupted."""
     import uvicorn
 
     nlp("Je veux aller de Marseille à Paris")  # the gazetteer's index is built here, not for a user
-    uvicorn.run(create_app(nlp, steps=steps, **limits), host=host, port=port, log_level=log_level)
+    uvicorn.run(create_app(nlp, steps=steps, route=route, **limits), host=host, port=port, log_level=log_level)

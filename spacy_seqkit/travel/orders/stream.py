@@ -18,10 +18,10 @@ the pipeline, not the input's file system.
 import glob
 import sys
 from pathlib import Path
-from typing import IO, Callable, Dict, Iterator, List, Optional, Sequence, Union
+from typing import IO, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from .backends import Backend, InProcess, Partition, ProcessPool, load_pipeline
-from .format import Order, new_counts, read_orders, write_answers
+from .format import Answer, Order, new_counts, read_orders, write_answers
 
 STDIN = "-"
 
@@ -122,6 +122,7 @@ def resolve_inputs(
     progress: bool = False,
     on_partition: Optional[Callable[[Dict[str, int]], None]] = None,
     steps: bool = False,
+    route: Optional[Callable[[Answer], Tuple[List[str], Optional[str]]]] = None,
 ) -> Dict[str, int]:
     """Answer every order of `sources` (see `expand_inputs`; or binary streams) with `backend`
     (`InProcess`, `ProcessPool` or `cluster.DaskBackend`), in input order: on
@@ -130,7 +131,9 @@ def resolve_inputs(
     there are several inputs). Partitions hold `partition_size` orders, the
     first `first_partition_size` (e.g. one batch: the first answers come
     sooner). `progress`: a bar with orders/s on `err`. `steps`: each trip's stops between
-    its ends (`id,departure,step...,arrival`), else the spec's `id,departure,arrival`.
+    its ends (`id,departure,step...,arrival`), else the spec's `id,departure,arrival`;
+    `route` (a `routing.RouteAnswers`): each trip's route instead, its stations
+    `id,departure,station...,arrival`, INVALID where there is none (reported on `err`).
     `on_partition(counts)` is called after each partition. Returns counts."""
     from tqdm import tqdm
 
@@ -146,9 +149,9 @@ def resolve_inputs(
             prefix = f"{partition.source}: " if len(sources) > 1 else ""
             if output_dir is not None:
                 with open_output(output_dir / f"part-{partition.index:05d}.csv") as part:
-                    write_answers(answers, part, report, counts, prefix, steps)
+                    write_answers(answers, part, report, counts, prefix, steps, route)
             else:
-                write_answers(answers, out, report, counts, prefix, steps)
+                write_answers(answers, out, report, counts, prefix, steps, route)
                 out.flush()
             bar.update(len(answers))
             if on_partition is not None:

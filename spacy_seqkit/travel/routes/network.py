@@ -14,6 +14,7 @@ from .result import NoRoute, Route, RouteResult, Stop, TrainLeg
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "network.npz"
 UicLike = Union[int, str]
+_SEGMENT_RANK = {"A": 0, "B": 1, "C": 2}
 Polyline = Tuple[str, List[Tuple[float, float]]]
 
 
@@ -80,6 +81,14 @@ class RailNetwork:
         """The passenger nodes among `uics` (freight-only points are never answered)."""
         nodes = (self.node_of.get(u) for u in parse_uics(uics, name))
         return sorted({n for n in nodes if n is not None and self.passenger[n]})
+
+    def principal(self, uics: Iterable[UicLike], name: str = "uics") -> List[int]:
+        """The UIC codes of the principal stations among `uics`: those of the best SNCF
+        segment present (A national, then B regional, then C local), so that a trip to
+        Paris from Marseille arrives at a main-line station, not at an RER halt."""
+        nodes = self.stations(uics, name)
+        ranks = [_SEGMENT_RANK.get(self.segment[n][:1], 3) for n in nodes]
+        return [self._uics[n] for n, rank in zip(nodes, ranks) if rank == min(ranks, default=3)]
 
     def uics(self, segment: Optional[str] = None) -> List[int]:
         """UIC codes of the passenger stations (of one SNCF segment, "A", "B" or "C", if given)."""

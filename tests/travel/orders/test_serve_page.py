@@ -60,3 +60,36 @@ def test_page_highlights_entities_and_shows_the_trip(browser, service_url):
 def test_page_shows_invalid(browser, service_url):
     entities, trip = resolve_on_page(browser, service_url, "Il fait beau <b>à</b> Paris")
     assert trip == "INVALID"
+
+
+def test_page_draws_the_network_and_the_route(browser, service_url, tmp_path):
+    """The page draws SNCF's network (grey lines, from /network) and the route in colour,
+    under the entities; the test writes a screenshot of it."""
+    from selenium.webdriver.common.by import By
+
+    entities, trip = resolve_on_page(browser, service_url, "de Marseille à Paris")
+    assert trip == "Marseille → Paris"
+    assert int(browser.find_element(By.ID, "map").get_attribute("data-lines")) > 1000
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#network polyline")) > 1000
+    path = browser.find_element(By.ID, "route-path").get_attribute("points").split()
+    assert len(path) >= 3 and len(set(path)) >= 3  # a drawn path, not one point
+    stops = browser.find_element(By.ID, "route-stops").text.split(" → ")
+    assert stops[0] == "Marseille Saint-Charles" and stops[-1].startswith("Paris ")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#route-marks circle")) == len(stops)
+    assert "km" in browser.find_element(By.ID, "route-info").text
+    # The route's stroke is drawn in colour, not in the network's grey.
+    stroke = browser.execute_script("return getComputedStyle(document.getElementById('route-path')).stroke")
+    assert stroke == "rgb(215, 38, 61)"
+    browser.set_window_size(1000, 1400)
+    shot = tmp_path / "route_marseille_paris.png"
+    assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
+    print(f"screenshot: {shot}")
+
+
+def test_page_without_a_route_draws_none(browser, service_url):
+    from selenium.webdriver.common.by import By
+
+    _, trip = resolve_on_page(browser, service_url, "Il fait beau à Paris")
+    assert trip == "INVALID"
+    assert browser.find_element(By.ID, "route-path").get_attribute("points") == ""
+    assert not browser.find_element(By.ID, "route-row").is_displayed()

@@ -1,0 +1,115 @@
+"""Routes as a stage after the pipeline: `resolve --route`, `RouteAnswers`, the service's
+`/route`, `/network` and `"route": true`. The pipeline (`nlp`, `model_dir`): conftest.py."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+import spacy
+
+from spacy_seqkit.travel.orders.answer import prepare_pipeline
+from spacy_seqkit.travel.orders.routing import RouteAnswers, route_stations, trip_stations
+from spacy_seqkit.travel.pipeline.trip import Trip
+from spacy_seqkit.travel.routes import NoRoute, RailNetwork, Route
+
+from order_helpers import answer_csv
+from service_helpers import live_server, request
+
+ORDERS = "1,de Marseille à Paris\n2,de Toulouse à Lyon en passant par Dijon\n3,Il fait beau\n4,de Sauxillanges à Lyon\n"
+
+
+@pytest.fixture(scope="module")
+def village_nlp():
+    """The rule-based pipeline, with Sauxillanges (a commune of the Puy-de-Dôme, no station)."""
+    nlp = spacy.blank("fr")
+    nlp.add_pipe("entity_ruler").add_patterns(
+        [
+            {"label": "DEPART", "pattern": [{"LOWER": {"IN": ["marseille", "toulouse", "sauxillanges"]}}]},
+            {"label": "ARRIVEE", "pattern": [{"LOWER": {"IN": ["paris", "lyon"]}}]},
+            {"label": "VIA", "pattern": [{"LOWER": "dijon"}]},
+        ]
+    )
+    nlp.add_pipe("seqkit_trip")
+    return prepare_pipeline(nlp)
+
+
+def test_resolve_route_writes_the_stations_of_each_route(village_nlp):
+    out, err, counts = answer_csv(village_nlp, ORDERS.encode("utf8"), route=RouteAnswers())
+    rows = [line.split(",") for line in out.splitlines()]
+    assert [r[0] for r in rows] == ["1", "2", "3", "4"]
+    # Marseille to Paris: from Marseille's main-line station to one of Paris's, through changes.
+    assert rows[0][1] == "Marseille Saint-Charles" and rows[0][-1].startswith("Paris ")
+    assert len(rows[0]) > 3
+    # Toulouse to Lyon through Dijon: the requested stop is a station of the route.
+    assert rows[1][1] == "Toulouse Matabiau" and "Dijon" in rows[1] and rows[1][-1].startswith("Lyon")
+    assert rows[2] == ["3", "INVALID"]
+    # A commune without a station has no route: INVALID, and why, by line number.
+    assert rows[3] == ["4", "INVALID"]
+    assert "line 4: no route (no station serves Sauxillanges); answered INVALID" in err
+    assert counts == {"orders": 4, "valid": 3, "invalid": 1, "malformed": 0, "no_route": 1}
+
+
+def test_route_of_a_trip_starts_from_its_place_values(nlp):
+    trip = Trip.from_dict(nlp("de Marseille à Paris")._.trip)
+    stations = trip_stations(trip)
+    assert len(stations) == 2 and all(stations)
+    # A rewriter's trip has names only: the stations come from the French places.
+    assert trip_stations(Trip(departure="Marseille", arrival="Paris")) == stations
+    network = RailNetwork.load()
+    route = route_stations(network, stations, trip.places())
+    assert isinstance(route, Route) and route.km > 600
+    back = route_stations(network, stations[::-1], trip.places()[::-1])
+    assert abs(back.km - route.km) < 1e-6
+    assert trip_stations(Trip()) == ()
+    assert isinstance(route_stations(network, (), []), NoRoute)
+
+
+def test_resolve_cli_route(model_dir, tmp_path):
+    orders = tmp_path / "orders.csv"
+    orders.write_text("1,de Marseille à Paris\n2,bonjour\n", encoding="utf8")
+    run = [sys.executable, "-m", "spacy_seqkit", "resolve", str(model_dir), str(orders)]
+    done = subprocess.run(run + ["--route", "-q"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("1,Marseille Saint-Charles,") and lines[1] == "2,INVALID"
+    both = subprocess.run(run + ["--route", "--steps"], capture_output=True, text=True, timeout=300)
+    assert both.returncode == 2 and "--route" in both.stderr and "Traceback" not in both.stderr
+
+
+def test_service_routes_a_text_and_refuses_one_without_a_trip(service_url):
+    status, answer = request(service_url, "POST", "/route", json.dumps({"text": "de Marseille à Paris"}).encode())
+    assert status == 200 and answer["valid"] and answer["route"]["found"]
+    stops = answer["route"]["stops"]
+    assert stops[0]["name"] == "Marseille Saint-Charles" and stops[0]["uic"].isdigit()
+    assert 5.3 < stops[0]["lon"] < 5.4 and 43.2 < stops[0]["lat"] < 43.4
+    assert answer["route"]["km"] > 600 and len(answer["route"]["coords"]) >= len(stops)
+    status, error = request(service_url, "POST", "/route", json.dumps({"text": "Il fait beau"}).encode())
+    assert status == 422 and "no trip to route" in error["error"]
+    status, error = request(service_url, "POST", "/route", json.dumps({"orders": []}).encode())
+    assert status == 422 and "error" in error
+    status, answer = request(
+        service_url, "POST", "/resolve", json.dumps({"text": "Il fait beau", "route": True}).encode()
+    )
+    assert status == 200 and answer["route"] is None
+
+
+def test_service_network_lines(service_url):
+    status, network = request(service_url, "GET", "/network")
+    assert status == 200 and len(network["lines"]) > 1000
+    west, south, east, north = network["bounds"]
+    assert -5.5 < west < -4 and 8 < east < 10 and 41 < south < 43 and 50 < north < 52
+    assert "SNCF" in network["attribution"]
+
+
+def test_service_orders_with_route_answer_like_resolve_route(village_nlp):
+    from spacy_seqkit.travel.orders.service import create_app
+
+    orders = [{"id": i, "sentence": s} for i, s in (line.split(",", 1) for line in ORDERS.splitlines())]
+    with live_server(create_app(village_nlp, route=True)) as url:
+        status, answer = request(url, "POST", "/resolve", json.dumps({"orders": orders}).encode())
+    assert status == 200
+    expected = answer_csv(village_nlp, ORDERS.encode("utf8"), route=RouteAnswers())[0].splitlines()
+    assert [a["line"] for a in answer["answers"]] == expected
+    assert answer["answers"][0]["route"]["found"] and answer["answers"][2]["route"] is None
+    assert answer["answers"][3]["route"] == {"found": False, "reason": "no station serves Sauxillanges"}
