@@ -37,13 +37,7 @@ N_BEST = 5
 # The Transformer of the synthetic task: the sizes of configs/rewriter_transformer.cfg.
 TRANSFORMER = {
     "@architectures": "spacy-seqkit.TransformerRewriter.v1",
-    "width": 128,
-    "encoder_depth": 3,
-    "decoder_depth": 2,
-    "n_heads": 4,
-    "ffn_width": 512,
-    "dropout": 0.0,
-    "label_smoothing": 0.0,
+    **dict(width=128, encoder_depth=3, decoder_depth=2, n_heads=4, ffn_width=512, dropout=0.0, label_smoothing=0.0),
 }
 TARGET_LENGTHS = (20, 80)
 

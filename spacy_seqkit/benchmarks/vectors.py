@@ -33,78 +33,17 @@ import numpy
 CONFIGS = [("skipgram", "ns"), ("skipgram", "hs"), ("cbow", "ns"), ("cbow", "hs")]
 DEFAULT_TRAVEL_CORPUS = Path("corpus/generated/train.jsonl")
 
-VERBS = [
-    "aller",
-    "partir",
-    "voyager",
-    "rejoindre",
-    "visiter",
-    "quitter",
-    "rentrer",
-    "arriver",
-    "descendre",
-    "monter",
-    "passer",
-    "revenir",
-    "retourner",
-    "rouler",
-    "venir",
-    "filer",
-]
-TRANSPORT = [
-    "train",
-    "avion",
-    "bus",
-    "car",
-    "voiture",
-    "vélo",
-    "TGV",
-    "TER",
-    "ferry",
-    "covoiturage",
-    "taxi",
-    "métro",
-    "tram",
-    "navette",
-    "bateau",
-    "Ouigo",
-]
-TIMES = [
-    "lundi",
-    "mardi",
-    "mercredi",
-    "jeudi",
-    "vendredi",
-    "samedi",
-    "dimanche",
-    "demain",
-    "janvier",
-    "février",
-    "mars",
-    "avril",
-    "mai",
-    "juin",
-    "juillet",
-    "septembre",
-]
-FOOD = [
-    "pain",
-    "fromage",
-    "croissant",
-    "café",
-    "thé",
-    "salade",
-    "soupe",
-    "gâteau",
-    "jambon",
-    "poulet",
-    "riz",
-    "chocolat",
-    "beurre",
-    "poisson",
-    "yaourt",
-    "miel",
-]
+VERBS = (
+    "aller partir voyager rejoindre visiter quitter rentrer arriver descendre monter passer revenir "
+    "retourner rouler venir filer"
+).split()
+TRANSPORT = "train avion bus car voiture vélo TGV TER ferry covoiturage taxi métro tram navette bateau Ouigo".split()
+TIMES = (
+    "lundi mardi mercredi jeudi vendredi samedi dimanche demain janvier février mars avril mai juin juillet septembre"
+).split()
+FOOD = (
+    "pain fromage croissant café thé salade soupe gâteau jambon poulet riz chocolat beurre poisson yaourt miel"
+).split()
 
 # Share of the later cities of a sentence drawn from the first one's region:
 # low enough that rare cities' regions are hard to learn (the check is not saturated).

@@ -13,11 +13,7 @@ from .language import is_foreign
 from .modes import check_other_modes, travels_by_other_mode
 from .ruled_out import is_ruled_out
 from .trip import LABELS, Trip, trip_accuracy
-
-# Lowercase words that may sit inside a written place name: "Port-sur-Saône".
-_NAME_PARTICLES = {"de", "du", "des", "d'", "la", "le", "les", "l'", "sur", "sous", "en", "lès", "lez", "et", "-"}
-_SENTENCE_ENDS = {".", "!", "?", ":", "\n", ";"}
-
+from .written import is_shouting, looks_like_name
 
 # The longest run of tokens read as one place name inside a longer mention
 # ("Saint Jean Pied de Port", "Aéroport Charles de Gaulle 2 TGV").
@@ -27,52 +23,19 @@ _ALTERNATIVES = {"ou", "soit"}
 # What may join the two ends of a terse request: "albi carmaux", "Arras et Douai", "X / Y".
 _PAIR_JOINERS = {"-", "–", "—", "/", "->", ">", "→", "=>", "⇒", "➔", "➡", "➡️", ",", "et", "+", "<>", "<->"}
 # What may stand between "ou" and the alternative place: "ou de", "ou bien à", "ou pour".
-_ALTERNATIVE_LINKS = {
-    "de",
-    "d'",
-    "d",
-    "du",
-    "des",
-    "à",
-    "a",
-    "au",
-    "aux",
-    "pour",
-    "par",
-    "vers",
-    "depuis",
-    "bien",
-    "alors",
-    "plutôt",
-    "plutot",
-    "la",
-    "le",
-    "les",
-    "l'",
-    "l",
-}
+_ALTERNATIVE_LINKS = frozenset(
+    "de d' d du des à a au aux pour par vers depuis bien alors plutôt plutot la le les l' l".split()
+)
 
 
-def is_shouting(doc: Doc) -> bool:
-    """Most letters of the text are capitals: every word looks like a name there."""
-    letters = [c for c in doc.text if c.isalpha()]
-    return bool(letters) and sum(c.isupper() for c in letters) > 0.5 * len(letters)
+UNKNOWN_NAMES_SETTINGS = ("keep", "drop")
 
 
-def looks_like_name(span: Span, shouting: Optional[bool] = None) -> bool:
-    """Written as a proper name: capitalised, not at the start of a sentence
-    (where any word is), not in all-caps text (where every word is, see
-    `is_shouting`, computed here when not given), and every other word
-    capitalised or a name particle."""
-    doc = span.doc
-    if span.start == 0 or doc[span.start - 1].text in _SENTENCE_ENDS:
-        return False
-    if shouting if shouting is not None else is_shouting(doc):
-        return False
-    words = [w for t in span for w in t.text.split("-") if w]
-    if not words or not words[0][:1].isupper():
-        return False
-    return all(w[:1].isupper() or w.lower() in _NAME_PARTICLES for w in words)
+def check_unknown_names(value: str) -> str:
+    """`value` if it is a setting of `unknown_names`, else a ValueError naming them."""
+    if value not in UNKNOWN_NAMES_SETTINGS:
+        raise ValueError(f"unknown_names must be one of 'keep', 'drop', got {value!r}")
+    return value
 
 
 class TripResolver:
@@ -119,9 +82,11 @@ class TripResolver:
         french_only: bool = True,
         pair_ends: bool = True,
         other_modes: str = "invalid",
+        unknown_names: str = "keep",
     ) -> None:
         self.name = name
         self.other_modes = check_other_modes(other_modes)
+        self.unknown_names = check_unknown_names(unknown_names)
         self.pair_ends = pair_ends
         self.fix_ents = fix_ents
         self.french_only = french_only
@@ -183,7 +148,7 @@ class TripResolver:
         # kept as typed when it is written as a name; lowercase words the
         # recognizer took for places ("samedi") still drop out, and so do foreign
         # cities ("Londres") and type words ("Gare").
-        if not looks_like_name(span, shouting) or self.places.is_excluded(span.text):
+        if self.unknown_names == "drop" or not looks_like_name(span, shouting) or self.places.is_excluded(span.text):
             return []
         return [(span, Place.unknown(span.text))]
 
@@ -379,6 +344,7 @@ def score_trips(examples: Iterable[Example], resolver: Optional[TripResolver] = 
         "french_only": True,
         "pair_ends": True,
         "other_modes": "invalid",
+        "unknown_names": "keep",
     },
     default_score_weights={"trip_acc": 1.0, "trip_exact_acc": 0.0, "trip_validity_acc": 0.0},
 )
@@ -392,6 +358,7 @@ def make_trip_resolver(
     french_only: bool,
     pair_ends: bool,
     other_modes: str,
+    unknown_names: str,
 ) -> TripResolver:
     """Sets `doc._.trip` = {departure, arrival, steps, is_valid, *_text} from the
     DEPART / ARRIVEE / VIA entities, each end a place value (`Place`) of `places` (any
@@ -403,7 +370,9 @@ def make_trip_resolver(
     ("albi carmaux", "entre Arras et Douai"). `other_modes`: "invalid" (a request by
     car, plane, coach, boat, bike, on foot... that asks for no train is INVALID) or "keep"
     (read its places all the same). A place the request rules out ("pas Hendaye", "à
-    Sedan, non pardon, à Reims") is never an end."""
+    Sedan, non pardon, à Reims") is never an end. `unknown_names`: "keep" (a name no place
+    of `places` holds, nor a typo of one, is an end as typed when it is written as a name:
+    "Port-Boulet") or "drop" (only known places are ends)."""
     check_places("seqkit_trip", places)
     return TripResolver(
         name,
@@ -414,4 +383,5 @@ def make_trip_resolver(
         french_only=french_only,
         pair_ends=pair_ends,
         other_modes=check_other_modes(other_modes),
+        unknown_names=check_unknown_names(unknown_names),
     )

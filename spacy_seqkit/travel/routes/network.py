@@ -161,18 +161,21 @@ class RailNetwork:
         changes, lines = self._changes(path)
         requested = set(points[1:-1])
         marks = {path[0], path[-1]} | requested | changes
+        uics = self._uics
+        named = [i for i, n in enumerate(path) if n in marks]
         stops = tuple(
             Stop(
-                self._uics[n],
+                uics[n],
                 self.names[n],
                 *self._points[n],
                 end=n in (path[0], path[-1]),
                 requested=n in requested,
                 change=n in changes,
             )
-            for i, n in enumerate(path)
-            if n in marks and self._uics[n] and (i == 0 or n != path[i - 1])
+            for i, n in zip(named, map(path.__getitem__, named))
+            if uics[n] and (i == 0 or n != path[i - 1])
         )
+        codes = self.uic[path]
         trains = [self._fastest_train(here, there) for here, there in zip(layers, layers[1:])]
         timetable, minutes = "", None
         if all(t is not None for t in trains):
@@ -187,7 +190,7 @@ class RailNetwork:
         return Route(
             stops=stops,
             km=round(km, 3),
-            path=tuple(u for u in map(self._uics.__getitem__, path) if u),
+            path=tuple(codes[codes != 0].tolist()),
             coords=tuple(map(self._points.__getitem__, path)),
             lines=tuple(lines),
             trains=tuple(t for t in trains if t is not None) if minutes is not None else (),

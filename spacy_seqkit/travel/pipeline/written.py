@@ -1,0 +1,32 @@
+"""How a mention is written: as a proper name, or in a text that shouts (all capitals),
+where every word looks like one."""
+
+from typing import Optional
+
+from spacy.tokens import Doc, Span
+
+# Lowercase words that may sit inside a written place name: "Port-sur-Saône".
+_NAME_PARTICLES = {"de", "du", "des", "d'", "la", "le", "les", "l'", "sur", "sous", "en", "lès", "lez", "et", "-"}
+_SENTENCE_ENDS = {".", "!", "?", ":", "\n", ";"}
+
+
+def is_shouting(doc: Doc) -> bool:
+    """Most letters of the text are capitals: every word looks like a name there."""
+    letters = [c for c in doc.text if c.isalpha()]
+    return bool(letters) and sum(c.isupper() for c in letters) > 0.5 * len(letters)
+
+
+def looks_like_name(span: Span, shouting: Optional[bool] = None) -> bool:
+    """Written as a proper name: capitalised, not at the start of a sentence
+    (where any word is), not in all-caps text (where every word is, see
+    `is_shouting`, computed here when not given), and every other word
+    capitalised or a name particle."""
+    doc = span.doc
+    if span.start == 0 or doc[span.start - 1].text in _SENTENCE_ENDS:
+        return False
+    if shouting if shouting is not None else is_shouting(doc):
+        return False
+    words = [w for t in span for w in t.text.split("-") if w]
+    if not words or not words[0][:1].isupper():
+        return False
+    return all(w[:1].isupper() or w.lower() in _NAME_PARTICLES for w in words)
