@@ -354,7 +354,10 @@ def build(sncf: Path) -> Tuple[Dict[str, np.ndarray], List[str]]:
     for a, b, km, kind, line in edges:
         if a == b:
             continue
-        key, km = (min(a, b), max(a, b)), max(round(km, 3), 0.001)
+        # A track is never shorter than the straight line between its ends (kilometre points
+        # and coordinates disagree by a few metres here and there): so no route is either.
+        straight = math.ceil(haversine_km(lonlat[a], lonlat[b]) * 1000) / 1000
+        key, km = (min(a, b), max(a, b)), max(round(km, 3), straight, 0.001)
         old_km, old_kind, lines = pairs.get(key, (math.inf, kind, set()))
         lines |= {line_of[line]} if line else set()
         pairs[key] = (km, kind, lines) if km < old_km else (old_km, old_kind, lines)

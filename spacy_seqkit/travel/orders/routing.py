@@ -38,7 +38,7 @@ def route_stations(network: RailNetwork, stations: Sequence[Codes], names: Seque
         return NoRoute("no trip to route")
     principal = []
     for codes, name in zip(stations, names):
-        found = network.principal(codes, name) if codes else []
+        found = network.principal(codes, name, town=name) if codes else []
         if not found:
             return NoRoute(f"no station serves {name}")
         principal.append(found)

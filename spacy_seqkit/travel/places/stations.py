@@ -48,6 +48,29 @@ class StationData(NamedTuple):
     forms: Dict[str, Tuple[str, ...]]  # traveller name → its forms, as written (for the corpus)
 
 
+def _named_in(
+    station: Station, named: Dict[str, Commune], by_departement: Dict[str, List[Tuple[str, Commune]]], home: str
+) -> List[Commune]:
+    """The communes a station's name joins, in its département: SNCF names a station between
+    two towns "Vernon - Giverny", "Les Arcs - Draguignan", "Montréjeau - Gourdan-Polignan"
+    (in Gourdan-Polignan), "Étaples - Le Touquet" (Le Touquet-Paris-Plage: the one commune
+    of the département whose name starts with the part)."""
+    parts = [p.strip() for p in station.name.split(" - ")]
+    if len(parts) < 2:
+        return []
+    found = []
+    for part in parts:
+        key = normalise(part)
+        same = named.get(key)
+        if same is not None and same.departement == home:
+            found.append(same)
+            continue
+        longer = [c for k, c in by_departement.get(home, []) if k.startswith(key + " ")]
+        if len(longer) == 1:
+            found.append(longer[0])
+    return found
+
+
 def _commune_of(code: str, by_code: Dict[str, List[Commune]]) -> Optional[Commune]:
     """The current commune of an INSEE code: itself, the city of an arrondissement, the
     commune a delegated or associated one belongs to."""
@@ -118,6 +141,13 @@ def read_station_data() -> StationData:
     # A station named like a commune (current, delegated or associated) serves it, and stands
     # in its current commune where SNCF's INSEE code is one that no longer exists ("Auneau").
     named = {normalise(c.name): c for c in sorted(read_communes(), key=lambda c: c.kind != "C") if c.kind != "R"}
+
+    def departement(station: Station) -> str:
+        return next((c.departement for c in by_code.get(station.insee, [])), "")
+
+    by_departement: Dict[str, List[Tuple[str, Commune]]] = {}
+    for key, each in named.items():
+        by_departement.setdefault(each.departement, []).append((key, each))
     serving: Dict[str, List[str]] = {}
     for station in stations:
         same = named.get(normalise(station.name))
@@ -125,7 +155,11 @@ def read_station_data() -> StationData:
             current = _commune_of(same.code, by_code)
             if current is not None:
                 commune[station.name] = current
-        for place in (commune.get(station.name), same):
+        for place in (
+            commune.get(station.name),
+            same,
+            *_named_in(station, named, by_departement, departement(station)),
+        ):
             if place is not None and station.name not in serving.get(place.name, []):
                 serving.setdefault(place.name, []).append(station.name)
     return StationData(

@@ -8,6 +8,7 @@ from typing import Any, Dict, Hashable, Iterable, List, Optional, Sequence, Set,
 
 import numpy as np
 
+from ..places.names import normalise
 from .datafile import read_arrays, unpack_strings
 from .graph import ContractedGraph
 from .result import NoRoute, Route, RouteResult, Stop, TrainLeg
@@ -82,13 +83,21 @@ class RailNetwork:
         nodes = (self.node_of.get(u) for u in parse_uics(uics, name))
         return sorted({n for n in nodes if n is not None and self.passenger[n]})
 
-    def principal(self, uics: Iterable[UicLike], name: str = "uics") -> List[int]:
-        """The UIC codes of the principal stations among `uics`: those of the best SNCF
-        segment present (A national, then B regional, then C local), so that a trip to
-        Paris from Marseille arrives at a main-line station, not at an RER halt."""
+    def principal(self, uics: Iterable[UicLike], name: str = "uics", town: Optional[str] = None) -> List[int]:
+        """The UIC codes of the principal stations among `uics` (a town's stations): its
+        national (A) stations, and its regional (B) ones named after the town ("Avignon
+        Centre" beside Avignon TGV, "Lyon Vaise"), so that a trip to Paris from Marseille
+        arrives at a main-line station, not at an RER halt, and one from Orange to Avignon
+        at Avignon Centre; without any, the stations of the best segment present."""
         nodes = self.stations(uics, name)
         ranks = [_SEGMENT_RANK.get(self.segment[n][:1], 3) for n in nodes]
-        return [self._uics[n] for n, rank in zip(nodes, ranks) if rank == min(ranks, default=3)]
+        best = min(ranks, default=3)
+        if town and best == 0:
+            prefix = normalise(town)
+            keep = [r == 0 or (r == 1 and normalise(self.names[n]).startswith(prefix)) for n, r in zip(nodes, ranks)]
+        else:
+            keep = [r == best for r in ranks]
+        return [self._uics[n] for n, kept in zip(nodes, keep) if kept]
 
     def uics(self, segment: Optional[str] = None) -> List[int]:
         """UIC codes of the passenger stations (of one SNCF segment, "A", "B" or "C", if given)."""

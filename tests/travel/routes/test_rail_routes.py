@@ -29,8 +29,8 @@ def test_rail_routes_big_towns_length_between_straight_and_1_6_times(network):
     for a, b in itertools.combinations(big, 2):
         route, line = network.route([a], [b]), straight(network, a, b)
         if isinstance(route, Route) and line > 1.0:  # closer: one station under several codes
-            # kilometre points and coordinates each carry some error: 1 km of slack
-            assert route.km >= line - 1.0, (a, b, route.km, line)
+            # no track is shorter than the straight line between its ends: nor is a route
+            assert route.km >= line - 1e-6, (a, b, route.km, line)
             ratios.append(route.km / line)
     share = sum(r <= 1.6 for r in ratios) / len(ratios)
     print(f"A-station pairs within 1.6x the straight distance: {share:.1%} of {len(ratios)}")
@@ -104,3 +104,21 @@ def test_rail_routes_answer_cache_gives_the_same_route(network):
         assert fresh == first and fresh is not first
     finally:
         network.cache_size = size
+
+
+def test_rail_routes_never_shorter_than_the_straight_line(network):
+    rng = random.Random(1)
+    stations = network.uics()
+    for _ in range(500):
+        a, b = rng.sample(stations, 2)
+        route = network.route([a], [b])
+        if isinstance(route, Route):
+            assert route.km >= straight(network, a, b) - 1e-6, (a, b)
+
+
+def test_rail_routes_principal_stations_of_a_town(network):
+    """A town's principal stations: national ones, and regional ones named after it."""
+    avignon = [87765008, 87318964, 87765412]  # Avignon Centre (B), Avignon TGV (A), Montfavet (C)
+    names = {network.station_name(u) for u in network.principal(avignon, town="Avignon")}
+    assert "Avignon Centre" in names and "Montfavet" not in names
+    assert {network.station_name(u) for u in network.principal([87765412])} == {"Montfavet"}

@@ -1,0 +1,93 @@
+"""How the routes serve the answers to real requests: on the valid answers to hand-written sets
+(the gold trips, or a pipeline's answers), the share routed and the detour of each route, its
+length over the straight distance between its end stations.
+
+    python -m spacy_seqkit.travel.benchmarks.route_answers [--model MODEL] corpus/blind.jsonl corpus/holdout.jsonl
+"""
+
+import argparse
+import json
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from ..orders.routing import route_stations, trip_stations
+from ..pipeline.trip import Trip
+from ..routes import RailNetwork, Route
+from ..routes.geo import haversine_km
+
+Answer = Tuple[Tuple[Tuple[str, ...], ...], Tuple[str, ...]]
+
+
+def gold_answers(records: List[Dict]) -> List[Answer]:
+    """(stations of each place, names) of the valid gold trips."""
+    trips = [Trip.from_dict(r.get("trip")) for r in records]
+    return [(trip_stations(t), tuple(t.places())) for t in trips if t.is_valid]
+
+
+def pipeline_answers(model: str, records: List[Dict]) -> List[Answer]:
+    """(stations of each place, names) of the valid answers of `model` to the records' texts."""
+    from ..orders.answer import answer_batch
+    from ..orders.backends import load_pipeline
+    from ..orders.format import Order
+
+    nlp = load_pipeline(model)
+    orders = [Order(i + 1, str(r["id"]), r["text"], None) for i, r in enumerate(records)]
+    return [(a.stations, a.places) for a in answer_batch(nlp, orders) if a.places]
+
+
+def detours(network: RailNetwork, answers: List[Answer]) -> Tuple[List[float], List[str]]:
+    """Each route's length over the straight distance between its end stations, and the
+    reasons of the answers without a route."""
+    ratios, missing = [], []
+    for stations, names in answers:
+        route = route_stations(network, stations, names)
+        if not isinstance(route, Route):
+            missing.append(f"{' > '.join(names)}: {route.reason}")
+            continue
+        first, last = route.stops[0], route.stops[-1]
+        straight = haversine_km((first.lon, first.lat), (last.lon, last.lat))
+        if straight > 1.0:  # two stations of one town: no detour to speak of
+            ratios.append(route.km / straight)
+    return ratios, missing
+
+
+def report(paths: Sequence[Path], model: Optional[str] = None, limit: float = 1.6) -> Dict[str, Dict]:
+    network = RailNetwork.load()
+    out = {}
+    for path in paths:
+        records = [json.loads(line) for line in path.open(encoding="utf8")]
+        answers = pipeline_answers(model, records) if model else gold_answers(records)
+        ratios, missing = detours(network, answers)
+        routed = len(answers) - len(missing)
+        out[path.name] = {
+            "answers": len(answers),
+            "routed": routed,
+            "routed_share": routed / max(1, len(answers)),
+            "within_limit": sum(r <= limit for r in ratios) / max(1, len(ratios)),
+            "below_straight": sum(r < 1.0 - 1e-9 for r in ratios),
+            "limit": limit,
+            "missing": missing,
+            "worst": sorted(ratios)[-5:],
+        }
+        row = out[path.name]
+        print(
+            f"{path.name}: {row['answers']} valid answers, routed {row['routed']} ({100 * row['routed_share']:.1f} %), "
+            f"within {limit}x the straight distance: {100 * row['within_limit']:.1f} %, "
+            f"shorter than straight: {row['below_straight']}"
+        )
+        for reason in missing:
+            print(f"  no route: {reason}")
+    return out
+
+
+def main(argv: Optional[Sequence[str]] = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("sets", nargs="+", type=Path, help="hand-written JSONL sets")
+    parser.add_argument("--model", help="a pipeline: route its answers instead of the gold trips")
+    parser.add_argument("--limit", type=float, default=1.6)
+    args = parser.parse_args(argv)
+    report(args.sets, args.model, args.limit)
+
+
+if __name__ == "__main__":
+    main()
