@@ -69,11 +69,11 @@ def report(paths: Sequence[Path], model: Optional[str] = None, limit: float = 1.
             "missing": missing,
             "worst": sorted(ratios)[-5:],
         }
-        row = out[path.name]
+        share, within = routed / max(1, len(answers)), sum(r <= limit for r in ratios) / max(1, len(ratios))
         print(
-            f"{path.name}: {row['answers']} valid answers, routed {row['routed']} ({100 * row['routed_share']:.1f} %), "
-            f"within {limit}x the straight distance: {100 * row['within_limit']:.1f} %, "
-            f"shorter than straight: {row['below_straight']}"
+            f"{path.name}: {len(answers)} valid answers, routed {routed} ({100 * share:.1f} %), "
+            f"within {limit}x the straight distance: {100 * within:.1f} %, "
+            f"shorter than straight: {out[path.name]['below_straight']}"
         )
         for reason in missing:
             print(f"  no route: {reason}")
