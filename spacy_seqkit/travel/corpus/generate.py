@@ -324,7 +324,9 @@ def generate_corpus(
     split = make_split(gazetteer, seed, dev_fraction)
     exclude = {sentence_key(t) for t in exclude_texts}
     tokenizer = spacy.blank("fr").tokenizer
-    stations = gazetteer.station_names()
+    # A station whose name is also a commune's is answered as the commune (SNCF's "Marsac-sur-
+    # L'isle" is Marsac-sur-l'Isle): draw the stations that are answered by their own name.
+    stations = [n for n in gazetteer.station_names() if gazetteer.resolve(n) == n]
     ambiguous = [n for n in AMBIGUOUS if n in gazetteer]
 
     def drawer(main: _Pool, core: _Pool):

@@ -180,8 +180,9 @@ def stray_punctuation(segments: Segments, rng: random.Random) -> Segments:
 
 
 def no_hyphens(segments: Segments, rng: random.Random) -> Segments:
-    """ "Aix-les-Bains" → "Aix les Bains": place names typed without their hyphens."""
-    return [Segment(s.text.replace("-", " "), s.label) if s.label else s for s in segments]
+    """ "Aix-les-Bains" → "Aix les Bains": place names typed without their hyphens (one space
+    where a dash stood between spaces: "Bois-d'Oingt - Légny" → "Bois d'Oingt Légny")."""
+    return [Segment(" ".join(s.text.replace("-", " ").split()), s.label) if s.label else s for s in segments]
 
 
 EMOJI = ("🙏", "😅", "😊", "🚄", "🚆", "👍", "🙂", "😭", "😂", "❤️", "🤞", "😉")

@@ -28,6 +28,11 @@ VALID_FAMILIES = ("trip", "reverse", "via", "multi", "terse", "formal", "spoken"
 INVALID_FAMILIES = ("one_end", "alternative", "abroad", "no_travel", "place_thing", "foreign", "gibberish",
                     "other_mode")
 ONE_END_FAMILIES = ("one_end", "alternative", "abroad")
+# INVALID families whose places keep their roles' spans: what makes them INVALID is a rule
+# of the trip component (another means of transport), not where the places are. A
+# recognizer trained to leave the places of "en voiture de X à Y" unmarked marked fewer
+# places everywhere (trip accuracy 0.923 -> 0.878 on holdout in one run).
+LABELLED_INVALID_FAMILIES = ("other_mode",)
 
 
 class Template(NamedTuple):
@@ -42,7 +47,7 @@ class Template(NamedTuple):
     @property
     def is_valid_trip(self) -> bool:
         slots = self.slots
-        return "DEP" in slots and "ARR" in slots
+        return "DEP" in slots and "ARR" in slots and self.family not in LABELLED_INVALID_FAMILIES
 
 
 
@@ -83,5 +88,6 @@ def check_templates(templates=TEMPLATES) -> None:
                 raise ValueError(f"template {t.id}: unknown slot {{{name}}}")
         if (t.family in VALID_FAMILIES) != t.is_valid_trip:
             raise ValueError(f"template {t.id}: family {t.family!r} does not match its slots")
-        if t.family in INVALID_FAMILIES and t.family not in ONE_END_FAMILIES and set(t.slots) & set(SLOT_LABELS):
+        labelled = ONE_END_FAMILIES + LABELLED_INVALID_FAMILIES
+        if t.family in INVALID_FAMILIES and t.family not in labelled and set(t.slots) & set(SLOT_LABELS):
             raise ValueError(f"template {t.id}: a negative must not have labelled slots")

@@ -1,6 +1,7 @@
-"""Requests by another means than the train (INVALID, no span: `other_mode`), and requests
-that rule a place out by a negation or a correction (valid: the place ruled out gets no
-span, the real ends DEPART / ARRIVEE: `ruled_out`).
+"""Requests by another means than the train (`other_mode`: INVALID, yet their places keep
+their DEPART / ARRIVEE spans: the recognizer finds places, the trip component's rule makes
+the request INVALID), and requests that rule a place out by a negation or a correction
+(`ruled_out`, valid: the place ruled out gets no span, the real ends DEPART / ARRIVEE).
 
 Patterns in the slot syntax of `phrasings/__init__.py`; `seqkit_trip` reads both the same
 way (`pipeline/modes.py`, `pipeline/ruled_out.py`)."""
@@ -8,26 +9,26 @@ from typing import Dict, Tuple
 
 PHRASINGS: Dict[str, Tuple[str, ...]] = {
     "other_mode": (
-        "je monte {à:PLACE} en voiture depuis {PLACE2}",
-        "un vol {de:PLACE} pour {PLACE2} {DATE}",
-        "le car {de:PLACE} {à:PLACE2} part à quelle heure ?",
-        "{HELLO} y a-t-il un bus {de:PLACE} {à:PLACE2} {DATE} ?",
-        "je cherche un covoiturage {de:PLACE} {à:PLACE2} {DATE}",
-        "combien de temps à pied {de:PLACE} {à:PLACE2} ?",
-        "{WANT} louer une voiture pour aller {de:PLACE} {à:PLACE2}",
-        "vols pas chers {=PLACE} {=PLACE2}",
-        "Je souhaite réserver un taxi {de:PLACE} {à:PLACE2} {TIME}",
-        "en vélo {de:PLACE} {à:PLACE2} c'est faisable en une journée ?",
-        "l'autocar {de:PLACE} pour {PLACE2} passe par où ?",
-        "je prends ma voiture {DATE} pour descendre {de:PLACE} {à:PLACE2}, quelqu'un veut venir ?",
-        "Quel est le prix du ferry {de:PLACE} {à:PLACE2} ?",
-        "jveux prendre l'avion {de:PLACE} a {PLACE2} {DATE}",
-        "un blablacar {de:PLACE} {à:PLACE2} {DATE} svp",
-        "Madame, Monsieur, je souhaiterais affréter un autocar {de:PLACE} {à:PLACE2} pour 40 personnes.",
-        "on y va en voiture ? {de:PLACE} {à:PLACE2} ça fait combien de km",
-        "premier vol {de:PLACE} vers {PLACE2} {DATE} {PLEASE}",
-        "en car {de:PLACE} {à:PLACE2}, combien ça coûte ?",
-        "je vais {à:PLACE} en moto depuis {PLACE2} {DATE}",
+        "je monte {à:ARR} en voiture depuis {DEP}",
+        "un vol {de:DEP} pour {ARR} {DATE}",
+        "le car {de:DEP} {à:ARR} part à quelle heure ?",
+        "{HELLO} y a-t-il un bus {de:DEP} {à:ARR} {DATE} ?",
+        "je cherche un covoiturage {de:DEP} {à:ARR} {DATE}",
+        "combien de temps à pied {de:DEP} {à:ARR} ?",
+        "{WANT} louer une voiture pour aller {de:DEP} {à:ARR}",
+        "vols pas chers {=DEP} {=ARR}",
+        "Je souhaite réserver un taxi {de:DEP} {à:ARR} {TIME}",
+        "en vélo {de:DEP} {à:ARR} c'est faisable en une journée ?",
+        "l'autocar {de:DEP} pour {ARR} passe par où ?",
+        "je prends ma voiture {DATE} pour descendre {de:DEP} {à:ARR}, quelqu'un veut venir ?",
+        "Quel est le prix du ferry {de:DEP} {à:ARR} ?",
+        "jveux prendre l'avion {de:DEP} a {ARR} {DATE}",
+        "un blablacar {de:DEP} {à:ARR} {DATE} svp",
+        "Madame, Monsieur, je souhaiterais affréter un autocar {de:DEP} {à:ARR} pour 40 personnes.",
+        "on y va en voiture ? {de:DEP} {à:ARR} ça fait combien de km",
+        "premier vol {de:DEP} vers {ARR} {DATE} {PLEASE}",
+        "en car {de:DEP} {à:ARR}, combien ça coûte ?",
+        "je vais {à:ARR} en moto depuis {DEP} {DATE}",
     ),
     "ruled_out": (
         "pas {PLACE} finalement : {de:DEP} {à:ARR}",
