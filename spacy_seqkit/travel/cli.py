@@ -17,7 +17,7 @@ def generate_command(
     n_dev: int = typer.Option(1500, "--n-dev", help="Dev sentences (held-out phrasings and places)"),
     noise_rate: float = typer.Option(0.5, "--noise-rate", help="Share of sentences with typing noise"),
     exclude: list[Path] = typer.Option(
-        [Path(f"corpus/{name}.jsonl") for name in ("test", "dev", "blind", "holdout")],
+        [Path(f"corpus/{name}.jsonl") for name in ("test", "dev", "blind", "holdout", "stations")],
         "--exclude",
         help="JSONL files whose sentences must never be generated (missing files are skipped)",
     ),

@@ -1,7 +1,8 @@
 """Trained travel pipelines side by side: words/s measured now, on the same
 texts and thread count, with their accuracy from `evaluate-trips`
-(`<out>/<name>.json` on the test set, `<out>/<name>_blind.json` and
-`<out>/<name>_holdout.json` on the blind and holdout sets)."""
+(`<out>/<name>.json` on the test set, `<out>/<name>_blind.json`,
+`<out>/<name>_holdout.json` and `<out>/<name>_stations.json` on the blind, holdout and
+stations sets)."""
 
 import json
 from pathlib import Path
@@ -33,14 +34,14 @@ def run_pipeline_benchmark(
         n_words = sum(len(d) for d in nlp.tokenizer.pipe(texts))
         seconds = best_time(lambda nlp=nlp: list(nlp.pipe(texts, batch_size=256)), repeats=repeats)
         row: Dict[str, Any] = {"pipeline": name, "words/s": n_words / seconds}
-        for suffix, prefix in (("", ""), ("_blind", "blind "), ("_holdout", "holdout ")):
+        for suffix, prefix in (("", ""), ("_blind", "blind "), ("_holdout", "holdout "), ("_stations", "stations ")):
             metrics_path = out_dir / f"{name}{suffix}.json"
             if metrics_path.exists():
                 results = json.loads(metrics_path.read_text(encoding="utf8"))["results"]["model"]
                 row[f"{prefix}entity F"] = results["ents_f"]
                 row[f"{prefix}trip acc"] = results["trip_acc"]
         rows.append(row)
-    columns = ["pipeline", "words/s", "entity F", "trip acc", "blind trip acc", "holdout trip acc"]
+    columns = ["pipeline", "words/s", "entity F", "trip acc", "blind trip acc", "holdout trip acc", "stations trip acc"]
     print_table(f"Travel pipelines on {len(texts)} sentences of {data} (threads={threads})", rows, columns)
     env = environment(threads)
     json_path = write_results(out_dir, "pipelines", rows, env, extra={"data": str(data)})

@@ -27,6 +27,7 @@ FAMILY_WEIGHTS: Dict[str, float] = {
     "trip": 0.20, "reverse": 0.09, "via": 0.08, "multi": 0.05, "terse": 0.13, "formal": 0.07,
     "spoken": 0.04, "one_end": 0.07, "alternative": 0.04, "abroad": 0.03, "no_travel": 0.11,
     "place_thing": 0.06, "foreign": 0.03, "gibberish": 0.03, "ruled_out": 0.03, "other_mode": 0.03,
+    "search": 0.05,
 }
 # How often a commune's mention is followed by its département: "Saint-Denis (93)",
 # "Montigny (Val-d'Oise)".

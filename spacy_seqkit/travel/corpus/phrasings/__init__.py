@@ -13,7 +13,7 @@ Slot syntax, inside a template's pattern:
 import re
 from typing import Dict, List, NamedTuple, Tuple
 
-from . import invalid, means, registers, trips
+from . import invalid, means, registers, searches, trips
 from .fillers import FILLERS
 
 SLOT = re.compile(r"\{(?P<prep>de:|à:|=)?(?P<name>[A-Z]+[0-9]?)\}")
@@ -24,7 +24,7 @@ PLACE_SLOTS = set(SLOT_LABELS) | {"PLACE", "PLACE2"}
 # Families: valid trips, then INVALID ones. Requests of the INVALID families that have
 # only one end ("one_end"), an end in doubt ("alternative": "de Nîmes ou d'Arles à Aix") or
 # an end abroad ("abroad") keep a span on the end that is certain.
-VALID_FAMILIES = ("trip", "reverse", "via", "multi", "terse", "formal", "spoken", "ruled_out")
+VALID_FAMILIES = ("trip", "reverse", "via", "multi", "terse", "formal", "spoken", "ruled_out", "search")
 INVALID_FAMILIES = ("one_end", "alternative", "abroad", "no_travel", "place_thing", "foreign", "gibberish",
                     "other_mode")
 ONE_END_FAMILIES = ("one_end", "alternative", "abroad")
@@ -55,10 +55,10 @@ class Template(NamedTuple):
 # Every family's patterns, one module per group of families, in the order the generator
 # draws them (the order is part of what a seed reproduces).
 _BY_FAMILY: Dict[str, Tuple[str, ...]] = {
-    **trips.PHRASINGS, **registers.PHRASINGS, **invalid.PHRASINGS, **means.PHRASINGS,
+    **trips.PHRASINGS, **registers.PHRASINGS, **invalid.PHRASINGS, **means.PHRASINGS, **searches.PHRASINGS,
 }
 FAMILY_ORDER = ("trip", "reverse", "via", "multi", "terse", "one_end", "formal", "spoken", "alternative",
-                "abroad", "no_travel", "place_thing", "foreign", "gibberish", "ruled_out", "other_mode")
+                "abroad", "no_travel", "place_thing", "foreign", "gibberish", "ruled_out", "other_mode", "search")
 _PHRASINGS: Dict[str, Tuple[str, ...]] = {family: _BY_FAMILY[family] for family in FAMILY_ORDER}
 
 
