@@ -64,14 +64,20 @@ def test_trip_mentions_that_name_no_place_are_narrowed_or_dropped(nlp):
         ("un billet pour Xyzzy demain depuis Tours", "Xyzzy demain", False),
     ],
 )
-def test_trip_unknown_places_written_as_names_are_kept_as_typed(nlp, text, mention, kept):
+def test_trip_unknown_places_written_as_names_are_kept_as_typed(text, mention, kept):
+    """With `unknown_names = "keep"`; the default, "drop", keeps none of them."""
+    keeping = spacy.blank("fr")
+    keeping.add_pipe("seqkit_trip", config={"unknown_names": "keep"})
     tours = "TOURS" if text.isupper() else "Tours"
-    doc = with_ents(nlp, text, [(mention, "ARRIVEE"), (tours, "DEPART")])
-    doc = nlp.get_pipe("seqkit_trip")(doc)
+    doc = keeping.get_pipe("seqkit_trip")(with_ents(keeping, text, [(mention, "ARRIVEE"), (tours, "DEPART")]))
     assert doc._.trip["is_valid"] is kept
     if kept:
         assert doc._.trip["arrival"] == doc._.trip["arrival_text"] == mention
         assert (mention, "ARRIVEE") in [(e.text, e.label_) for e in doc.ents]
+    dropping = spacy.blank("fr")
+    dropping.add_pipe("seqkit_trip")
+    doc = dropping.get_pipe("seqkit_trip")(with_ents(dropping, text, [(mention, "ARRIVEE"), (tours, "DEPART")]))
+    assert doc._.trip["is_valid"] is False
 
 
 def test_trip_unknown_places_kept_as_typed_when_asked():
