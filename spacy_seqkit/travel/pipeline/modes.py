@@ -65,9 +65,10 @@ def _words(tokens: Sequence[str]) -> List[str]:
 
 
 def names_a_train(words: Sequence[str]) -> bool:
-    """A train word, not the "en train de" of an action in progress."""
+    """A train word, not the "en train de" of an action in progress, nor a train ruled
+    out ("en avion, pas le train")."""
     for i, word in enumerate(words):
-        if word in TRAIN_WORDS:
+        if word in TRAIN_WORDS and not _ruled_out(words, i):
             progressive = (
                 word == "train" and 0 < i < len(words) - 1 and words[i - 1] == "en" and words[i + 1] in {"de", "d'"}
             )

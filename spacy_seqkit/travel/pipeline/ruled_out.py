@@ -6,7 +6,8 @@ Two shapes, each narrow enough that an ordinary "pas" keeps its places:
 
 - a cue right before the place, with only prepositions and articles between: "pas (à)
   Hendaye", "non pas Lyon", "et non de Rennes", "plutôt que Nantes", "au lieu de Rennes",
-  "sauf Tours", "excepté Lyon" (a bare "non" before a place is the correction's, below). Any other word between breaks it: in "je ne veux pas partir trop tard
+  "sauf Tours", "excepté Lyon", "oubliez Lille Europe", "pas de départ de Massy" (a bare
+  "non" before a place is the correction's, below). Any other word between breaks it: in "je ne veux pas partir trop tard
   de Lyon" the "pas" denies the hour, not Lyon. Only after "plutôt que", "au lieu de" and
   "sans" (and "pas passer par") may a verb of travel stand between ("au lieu d'aller à
   Rennes", "sans passer par Tours"). A "pas" that follows a verb ("je ne pars pas de Lyon")
@@ -26,7 +27,9 @@ from spacy.tokens import Span
 
 # What may stand between a cue and its place.
 LINKS = frozenset("à a au aux de d' d du des pour par vers en la le les l' l depuis jusqu' jusqu'à jusque sur".split())
-CUES_BEFORE = frozenset({"pas", "sauf", "excepté", "excepte", "hormis"})
+CUES_BEFORE = frozenset({"pas", "sauf", "excepté", "excepte", "hormis", "oubliez", "oublie", "oublions"})
+# What a denied "pas de" may name before the place: "pas de départ de Massy TGV".
+DENIED_LEGS = frozenset({"départ", "depart", "arrivée", "arrivee", "arrêt", "arret", "escale", "passage"})
 # What a "pas" that opens its clause follows; and what follows a place denied after a verb.
 CLAUSE_OPENERS = frozenset({"non", "mais", "et", "ou", "surtout", "donc", "alors", "puis"})
 CONTRASTS = frozenset({",", ";", ":", ".", "!", "mais", "finalement", "plutôt", "plutot"})
@@ -82,6 +85,8 @@ def ruled_out_before(mention: Span) -> bool:
         return True
     if word == "non" and i > 0 and _word(doc, i - 1) == "et":  # "de Laval et non de Rennes"
         return True
+    if word in DENIED_LEGS:  # "pas de départ de Massy", "pas d'arrêt à Dijon"
+        return _word(doc, max(0, _skip_links_back(doc, i - 1))) == "pas"
     if word in TRAVEL_VERBS:
         before = _skip_links_back(doc, i - 1)
         if _preference_cue_ends_at(doc, before):

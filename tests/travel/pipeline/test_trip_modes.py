@@ -50,6 +50,7 @@ OTHER_MODES = [
     "de Nantes à Rennes en vélo",
     "de Nantes à Rennes à vélo",
     "un billet d'avion de Biarritz pour Lille",
+    "je prendrai le covoiturage de Nantes à Rennes, pas le train",
 ]
 TRAINS = [
     "je vais de Nantes à Rennes car j'ai un rendez-vous",

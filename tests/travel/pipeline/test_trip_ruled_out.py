@@ -7,6 +7,18 @@ import spacy
 # (text, the mentions with the roles a recognizer gives them, departure, arrival)
 RULED_OUT = [
     (
+        "Oubliez Lille, c'est à Arras que je veux arriver, en partant de Douai",
+        [("Lille", "ARRIVEE"), ("Arras", "ARRIVEE"), ("Douai", "DEPART")],
+        "Douai",
+        "Arras",
+    ),
+    (
+        "pas de départ de Massy : je partirai de Paris pour Le Mans",
+        [("Massy", "DEPART"), ("Paris", "DEPART"), ("Le Mans", "ARRIVEE")],
+        "Paris",
+        "Le Mans",
+    ),
+    (
         "pas Hendaye finalement : de Dax à Libourne",
         [("Hendaye", "ARRIVEE"), ("Dax", "DEPART"), ("Libourne", "ARRIVEE")],
         "Dax",
