@@ -19,6 +19,7 @@ written only means the pattern is compiled as usual.
 """
 
 import hashlib
+import importlib
 import marshal
 import os
 import re
@@ -35,6 +36,9 @@ FORMAT = 1
 
 # (flags given to re.compile, flags of the pattern, opcodes, groups, groupindex, indexgroup)
 Compiled = Tuple[int, int, List[int], int, Dict[str, int], Tuple[Optional[str], ...]]
+
+# `re` with its internals (_compiler, _parser, _cache), which typeshed does not describe.
+_re: Any = re
 
 
 def load(name: Any, **kwargs) -> Any:
@@ -57,7 +61,7 @@ def cached_patterns() -> Iterator[Optional["RegexCache"]]:
         yield None
         return
     cache.seed()
-    compiler = re._compiler
+    compiler = _re._compiler
     original = compiler.compile
 
     def compile_and_keep(pattern, flags=0):
@@ -94,9 +98,7 @@ class RegexCache:
         folder = cache_folder()
         if folder is None or not _has_internals():
             return None
-        import _sre
-
-        tag = hashlib.sha256(f"{sys.version}|{_sre.MAGIC}|{FORMAT}".encode()).hexdigest()[:16]
+        tag = hashlib.sha256(f"{sys.version}|{_engine().MAGIC}|{FORMAT}".encode()).hexdigest()[:16]
         return cls(folder / f"regex-{sys.implementation.cache_tag}-{tag}.marshal")
 
     def read(self) -> Dict[str, Compiled]:
@@ -116,7 +118,7 @@ class RegexCache:
             except Exception:  # a damaged entry: compiled as usual, and written again
                 del self.entries[pattern]
                 continue
-            re._cache.setdefault((str, pattern, entry[0]), compiled)  # keyed as re keys it
+            _re._cache.setdefault((str, pattern, entry[0]), compiled)  # keyed as re keys it
             seeded += 1
         return seeded
 
@@ -153,8 +155,8 @@ def _has_internals() -> bool:
 
 def compile_opcodes(pattern: str, flags: int) -> Compiled:
     """What CPython's `re._compiler.compile(pattern, flags)` hands `_sre.compile`."""
-    parsed = re._parser.parse(pattern, flags)
-    code = [int(op) for op in re._compiler._code(parsed, flags)]
+    parsed = _re._parser.parse(pattern, flags)
+    code = [int(op) for op in _re._compiler._code(parsed, flags)]
     groupindex = dict(parsed.state.groupdict)
     indexgroup: List[Optional[str]] = [None] * parsed.state.groups
     for name, index in groupindex.items():
@@ -162,8 +164,11 @@ def compile_opcodes(pattern: str, flags: int) -> Compiled:
     return flags, flags | parsed.state.flags, code, parsed.state.groups - 1, groupindex, tuple(indexgroup)
 
 
-def _build(pattern: str, entry: Compiled) -> "re.Pattern":
-    import _sre
+def _engine() -> Any:
+    """CPython's regex engine, `_sre` (untyped: typeshed does not describe it)."""
+    return importlib.import_module("_sre")
 
+
+def _build(pattern: str, entry: Compiled) -> "re.Pattern":
     _, flags, code, groups, groupindex, indexgroup = entry
-    return _sre.compile(pattern, flags, list(code), groups, dict(groupindex), tuple(indexgroup))
+    return _engine().compile(pattern, flags, list(code), groups, dict(groupindex), tuple(indexgroup))

@@ -189,7 +189,7 @@ def output_layer_rows(vocab_sizes: Sequence[int], threads: int, repeats: int, se
     from ..layers.seq2seq import RewriteBatch
 
     nlp = spacy.blank("fr")
-    rows = []
+    rows: List[Dict[str, Any]] = []
     n_seqs, seq_len = 64, 20
     for vocab_size in vocab_sizes:
         rng = numpy.random.default_rng(seed)
@@ -258,13 +258,13 @@ def run_decoding_benchmark(
     from wasabi import msg
 
     from ..layers.output_layers import OUTPUT_LAYERS
-    from .report import best_time, environment, print_table, save_plot, write_results, wrote
+    from .report import best_time, environment, print_table, rewriter_model, save_plot, write_results, wrote
 
     env = environment(threads)
     start = time.perf_counter()
     if (model_path is None) != (transformer_path is None):
         raise ValueError("--model and --transformer-model go together (or neither: synthetic models)")
-    if model_path is not None:
+    if model_path is not None and transformer_path is not None:
         import spacy
         import srsly
 
@@ -281,14 +281,14 @@ def run_decoding_benchmark(
         f"Models ready in {time.perf_counter() - start:.0f}s (final training losses: recurrent "
         f"{final_loss}, transformer {transformer_loss})"
     )
-    model = nlp.get_pipe("seqkit_rewriter").model
+    model = rewriter_model(nlp)
     docs = [nlp.make_doc(t) for t in texts]
     common = dict(length_penalty="gnmt", length_alpha=0.6, max_length_ratio=2.0, max_length_extra=10)
     beam = dict(beam_size=beam_size, n_best=min(N_BEST, beam_size), **common)
 
     results: Dict[str, Any] = {}
 
-    def timed(name, search, kwargs, n_repeats):
+    def timed(name, search, kwargs, n_repeats) -> Dict[str, Any]:
         holder = {}
 
         def run():
@@ -319,12 +319,11 @@ def run_decoding_benchmark(
     )
     speedup = rows[1]["× naive"]
     (msg.good if speedup >= 5 else msg.warn)(f"batched vs naive: {speedup:.1f}× (target ≥ 5×)")
-    (msg.good if n_same == len(docs) else msg.fail)(
-        f"identical n-best lists: {n_same}/{len(docs)} (top-1: {n_same_top}/{len(docs)})"
-    )
+    identical = f"identical n-best lists: {n_same}/{len(docs)} (top-1: {n_same_top}/{len(docs)})"
+    msg.good(identical) if n_same == len(docs) else msg.fail(identical)
 
     cache_docs = docs[:n_cache_sentences]
-    models = {"transformer": transformer_nlp.get_pipe("seqkit_rewriter").model, "recurrent": model}
+    models = {"transformer": rewriter_model(transformer_nlp), "recurrent": model}
     length_rows = cache_rows(models, cache_docs, target_lengths, beam_size, batch_size, repeats)
     print_table(
         f"Batched beam search (beam {beam_size}) at fixed target lengths, {len(cache_docs)} sentences "
@@ -344,7 +343,8 @@ def run_decoding_benchmark(
     (msg.good if cache_speedup >= 3 else msg.warn)(
         f"cache vs recomputed prefix at length {longest}: {cache_speedup:.1f}× (target ≥ 3×)"
     )
-    (msg.good if cache_same else msg.fail)(f"identical n-best with and without the cache: {cache_same}")
+    identical = f"identical n-best with and without the cache: {cache_same}"
+    msg.good(identical) if cache_same else msg.fail(identical)
 
     layer_rows = output_layer_rows(vocab_sizes, threads, repeats, seed)
     print_table(

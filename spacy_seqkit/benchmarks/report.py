@@ -7,7 +7,13 @@ import os
 import platform
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, cast
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+    from thinc.api import Model
+
+    from ..components.rewriter import Rewriter
 
 THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS")
 
@@ -60,6 +66,11 @@ def build_model(block: str, template: str = "[model]\n{block}", **values: Any):
 
     text = template.format(block=config_lines(block), **values)
     return registry.resolve(Config().from_str(text))["model"]
+
+
+def rewriter_model(nlp: "Language") -> "Model":
+    """The thinc model of the pipeline's `seqkit_rewriter`."""
+    return cast("Rewriter", nlp.get_pipe("seqkit_rewriter")).model
 
 
 def best_time(fn: Callable[[], Any], repeats: int = 3, warmup: int = 1) -> float:

@@ -7,6 +7,7 @@ module is built from it, then the weights are read.
 """
 
 from itertools import islice
+from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 import srsly
@@ -275,7 +276,7 @@ class Rewriter(TrainablePipe):
             with open(p, "rb") as file_:
                 self.model.from_bytes(file_.read())
 
-        deserializers = {
+        deserializers: Dict[str, Callable[[Path], Any]] = {
             "cfg": lambda p: self.cfg.update(srsly.read_json(p)),
             "model": load_model,
             "vocab": lambda p: self.vocab.from_disk(p, exclude=exclude),

@@ -118,6 +118,9 @@ class AliasSampler(torch.nn.Module):
     layer. Its tables are buffers (they follow the module to its device) but
     not state: they are rebuilt from the counts."""
 
+    accept: torch.Tensor
+    alias: torch.Tensor
+
     def __init__(self, probs: numpy.ndarray):
         super().__init__()
         probs = numpy.asarray(probs, dtype="float64")

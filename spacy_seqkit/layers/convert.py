@@ -6,11 +6,12 @@ one contiguous array across (zero-copy on CPU, DLPack on GPU).
 """
 
 import functools
-from typing import Any, Callable, Dict, List, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Sequence, Tuple, Union, cast
 
 import numpy
-from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2
-from thinc.types import Floats2d
+import torch
+from thinc.api import ArgsKwargs, Model, Ops, PyTorchShim, PyTorchWrapper_v2
+from thinc.types import ArrayXd, Floats2d, Ints1d
 from thinc.util import torch2xp, xp2torch
 
 # ((n_docs, bucket_len), ...): the shapes of `bucketed_index`'s buckets.
@@ -19,6 +20,17 @@ Buckets = Tuple[Tuple[int, int], ...]
 # rebuild the layout: rows (gapped_index), max length (padded_index) or bucket
 # shapes (bucketed_index)).
 Layout = Callable[[Sequence[int]], Tuple[numpy.ndarray, Union[int, Buckets]]]
+
+
+def torch_device(model: Model) -> torch.device:
+    """The device of a PyTorchWrapper's module."""
+    return cast(PyTorchShim, model.shims[0]).device
+
+
+def unflatten(ops: Ops, X: ArrayXd, lengths: List[int]) -> List[Floats2d]:
+    """`ops.unflatten` with the lengths as a list."""
+    # thinc reads any sequence of lengths (to_numpy); its stubs want Ints1d.
+    return ops.unflatten(X, lengths)  # type: ignore[call-overload]
 
 
 def doc_lengths(Xs: Sequence[Floats2d]) -> List[int]:
@@ -91,15 +103,15 @@ def list2tensor_inputs(layout: Layout) -> Callable:
 
 
 def _convert_list_inputs(layout: Layout, model: Model, Xs: List[Floats2d], is_train: bool):
-    device = model.shims[0].device
+    device = torch_device(model)
     lengths = doc_lengths(Xs)
     index, size = layout(lengths)
     tokens = xp2torch(model.ops.flatten(Xs), requires_grad=is_train, device=device)
-    index_t = xp2torch(index, device=device)
+    index_t = xp2torch(cast(Ints1d, index), device=device)
     args = ArgsKwargs(args=(tokens, index_t, size), kwargs={})
 
     def reverse(dX: ArgsKwargs) -> List[Floats2d]:
-        return model.ops.unflatten(torch2xp(dX.args[0], ops=model.ops), lengths)
+        return unflatten(model.ops, torch2xp(dX.args[0], ops=model.ops), lengths)
 
     return args, reverse
 
@@ -109,7 +121,7 @@ def tensor2list_outputs(model: Model, X_Ytorch, is_train: bool):
     (n_tokens, width) tensor in input order; split it back into docs."""
     Xs, Ytorch = X_Ytorch
     lengths = doc_lengths(Xs)
-    Ys = model.ops.unflatten(torch2xp(Ytorch, ops=model.ops), lengths)
+    Ys = unflatten(model.ops, torch2xp(Ytorch, ops=model.ops), lengths)
 
     def get_dYtorch(dYs: List[Floats2d]) -> ArgsKwargs:
         dY = xp2torch(model.ops.flatten(dYs), device=Ytorch.device)

@@ -31,7 +31,7 @@ hypotheses, best first, as (unit ids without BOS / EOS, normalised score).
 
 import functools
 import heapq
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Protocol, Sequence, Tuple, Union
 
 import torch
 
@@ -45,6 +45,10 @@ LengthPenalty = Callable[[int], float]
 
 # ---------------------------------------------------------------- length penalties
 # One signature: (length, alpha) -> the normaliser of a summed log-probability.
+
+
+class PenaltyFn(Protocol):
+    def __call__(self, length: int, alpha: float) -> float: ...
 
 
 def gnmt_penalty(length: int, alpha: float) -> float:
@@ -62,7 +66,7 @@ def no_penalty(length: int, alpha: float) -> float:
     return 1.0
 
 
-LENGTH_PENALTIES: Dict[str, Callable[[int, float], float]] = {
+LENGTH_PENALTIES: Dict[str, PenaltyFn] = {
     "gnmt": gnmt_penalty,
     "average": average_penalty,
     "none": no_penalty,
@@ -77,8 +81,8 @@ def build_length_penalty(name: Union[str, float] = "none", alpha: float = 0.0) -
         if name < 0:
             raise ValueError(f"'length_penalty' as a number is GNMT's alpha, >= 0; got {name!r}")
         name, alpha = "gnmt", float(name)
-    check_choice("length_penalty", name, LENGTH_PENALTIES)
-    return functools.partial(LENGTH_PENALTIES[name], alpha=check_number("length_alpha", alpha, 0.0))
+    key = check_choice("length_penalty", name, LENGTH_PENALTIES)
+    return functools.partial(LENGTH_PENALTIES[key], alpha=check_number("length_alpha", alpha, 0.0))
 
 
 NO_LENGTH_PENALTY = build_length_penalty("none")

@@ -21,7 +21,7 @@ weights; `hierarchical` walks a Huffman tree (word2vec's approximate training):
 a step costs O(log V) dot products per unit instead of O(V).
 """
 
-from typing import Dict, Sequence, Type
+from typing import ClassVar, Dict, Literal, Sequence, Type, Union
 
 import numpy
 import torch
@@ -38,7 +38,7 @@ class FullSoftmax(torch.nn.Module):
 
     normalised_in_training = True
     label_smoothing = True
-    unit_vectors = True
+    unit_vectors: ClassVar[Literal[True]] = True
 
     def __init__(self, width: int, n_units: int, counts: Counts = (), n_samples: int = 0):
         super().__init__()
@@ -88,7 +88,9 @@ class HierarchicalSoftmax(torch.nn.Module):
 
     normalised_in_training = True
     label_smoothing = False
-    unit_vectors = False  # its vectors are the tree's inner nodes
+    unit_vectors: ClassVar[Literal[False]] = False  # its vectors are the tree's inner nodes
+    points: torch.Tensor
+    signs: torch.Tensor
 
     def __init__(self, width: int, n_units: int, counts: Counts = (), n_samples: int = 0):
         super().__init__()
@@ -122,7 +124,10 @@ class HierarchicalSoftmax(torch.nn.Module):
         return -self.target_log_prob(o, y)
 
 
-OUTPUT_LAYERS: Dict[str, Type[torch.nn.Module]] = {
+# NegativeSampling is a FullSoftmax.
+OutputLayer = Union[FullSoftmax, HierarchicalSoftmax]
+
+OUTPUT_LAYERS: Dict[str, Type[OutputLayer]] = {
     "softmax": FullSoftmax,
     "negative_sampling": NegativeSampling,
     "hierarchical": HierarchicalSoftmax,
@@ -138,10 +143,10 @@ def output_layer_name(name: str) -> str:
     return OUTPUT_LAYER_ALIASES.get(name, name)
 
 
-def output_layer_class(name: str) -> Type[torch.nn.Module]:
+def output_layer_class(name: str) -> Type[OutputLayer]:
     return OUTPUT_LAYERS[output_layer_name(name)]
 
 
-def build_output_layer(name: str, width: int, n_units: int, counts: Counts, n_samples: int) -> torch.nn.Module:
+def build_output_layer(name: str, width: int, n_units: int, counts: Counts, n_samples: int) -> OutputLayer:
     """The output layer called `name` in `OUTPUT_LAYERS` (or an alias)."""
     return output_layer_class(name)(width, n_units, counts, n_samples)

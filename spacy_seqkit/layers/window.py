@@ -42,7 +42,7 @@ def resolve_dilations(dilation: Dilation, depth: int) -> List[int]:
     """
     if isinstance(dilation, str):
         return DILATION_SCHEDULES[check_choice("dilation", dilation, DILATION_SCHEDULES)](depth)
-    if isinstance(dilation, int) and not isinstance(dilation, bool):
+    if isinstance(dilation, int):
         check_positive_int("dilation", dilation)
         return [dilation] * depth
     dilations = list(dilation)
@@ -94,10 +94,11 @@ class MaxoutWindowStack(torch.nn.Module):
         self.window_size = window_size
         self.dilations = list(dilations)
         n_in = width * (2 * window_size + 1)
-        self.projections = torch.nn.ModuleList(torch.nn.Linear(n_in, width * maxout_pieces) for _ in dilations)
+        projections = [torch.nn.Linear(n_in, width * maxout_pieces) for _ in dilations]
+        self.projections = torch.nn.ModuleList(projections)
         self.norms = torch.nn.ModuleList(torch.nn.LayerNorm(width) for _ in dilations)
         self.dropout = torch.nn.Dropout(dropout)
-        for proj in self.projections:
+        for proj in projections:
             torch.nn.init.xavier_uniform_(proj.weight)
             torch.nn.init.zeros_(proj.bias)
 

@@ -15,12 +15,15 @@ SGD, like word2vec.c): only the touched rows are written, never a |V| x dim
 gradient.
 """
 
-from typing import Dict, Type, Union
+from typing import TYPE_CHECKING, Dict, Type, Union
 
 import numpy
 
 from ..layers.approx_softmax import AliasSampler, huffman_codes, noise_distribution
 from ..util import check_choice, check_positive_int
+
+if TYPE_CHECKING:
+    import torch
 
 MAX_EXP = 6.0
 
@@ -96,7 +99,7 @@ class HuffmanPathRows:
             mask,
         )
 
-    def log_probs(self, output, h) -> "torch.Tensor":  # noqa: F821
+    def log_probs(self, output, h) -> "torch.Tensor":
         """log p(w | h) for every word w."""
         import torch
 
@@ -140,8 +143,10 @@ class Word2VecModel:
     def device(self):
         return self.input.device
 
-    def sample_noise(self, shape, generator) -> "torch.Tensor":  # noqa: F821
+    def sample_noise(self, shape, generator) -> "torch.Tensor":
         """Noise word ids drawn from unigram^0.75 (negative sampling)."""
+        if not isinstance(self.rows, NegativeSamplingRows):
+            raise ValueError("sample_noise needs a model with loss='ns'")
         return self.rows.noise(shape, generator)
 
     def output_rows(self, targets, generator, negative: int, width: int = 0, full: bool = False):
@@ -151,7 +156,7 @@ class Word2VecModel:
         and `full` says every path has that length, so no mask is needed (None)."""
         return self.rows.rows(targets, generator, negative, width, full)
 
-    def log_prob_hs(self, center: int) -> "torch.Tensor":  # noqa: F821
+    def log_prob_hs(self, center: int) -> "torch.Tensor":
         """log p(w | center) for every word w under hierarchical softmax (skip-gram)."""
         if not isinstance(self.rows, HuffmanPathRows):
             raise ValueError("log_prob_hs needs a model with loss='hs'")
@@ -186,7 +191,8 @@ def window_step(model: Word2VecModel, parts, lr: float, cap: float):
     from torch.nn.functional import embedding, logsigmoid
 
     out = model.output
-    scored, loss = [], 0.0
+    scored = []
+    loss: Union[float, torch.Tensor] = 0.0
     for inputs, in_mask, rows, labels, out_mask, _ in parts:
         W = embedding(rows, out)  # (G, T, d)
         scores = torch.bmm(inputs, W.transpose(1, 2))  # (G, P, T)

@@ -3,7 +3,7 @@ sentences, on `threads` threads, or torch's batched steps (batched.py)."""
 
 import time
 from dataclasses import dataclass, field
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, List, Optional, Sequence, Tuple, Union
 
 import numpy
 
@@ -11,6 +11,9 @@ from .batched import BatchedTrainer, context_range, padded_groups, subsample, wo
 from .config import Word2VecConfig
 from .model import Word2VecModel
 from .vocab import Corpus, Vocabulary
+
+if TYPE_CHECKING:
+    from .kernel import CompiledJobs
 
 
 @dataclass
@@ -72,6 +75,7 @@ class Word2VecTrainer:
             )
         setup_start = time.perf_counter()
         result = TrainResult(words=len(corpus) * self.config.epochs, engine=self.engine())
+        runner: Union["CompiledJobs", BatchedTrainer]
         if result.engine == "compiled":
             from .kernel import CompiledJobs
 

@@ -3,7 +3,7 @@
 Each adds the encoding of positions offset, offset + 1, ... (incremental
 decoding passes the offset of its new positions)."""
 
-from typing import Dict, Type
+from typing import Dict, Type, Union
 
 import torch
 
@@ -61,7 +61,9 @@ class NoPositions(torch.nn.Module):
         return X
 
 
-POSITIONS: Dict[str, Type[torch.nn.Module]] = {
+Positions = Union[SinusoidalPositions, LearnedPositions, NoPositions]
+
+POSITIONS: Dict[str, Type[Positions]] = {
     "sinusoidal": SinusoidalPositions,
     "learned": LearnedPositions,
     "none": NoPositions,

@@ -11,7 +11,7 @@ model's own: a schedule is a generator, and it comes from the config).
 """
 
 from dataclasses import dataclass, fields, replace
-from typing import Any, ClassVar, Dict, Iterable, Optional, Union
+from typing import Any, ClassVar, Dict, Iterable, Iterator, Optional, Union, cast
 
 import srsly
 from thinc.api import Model
@@ -34,11 +34,12 @@ class ScheduledRate:
     constant, since generators cannot be copied."""
 
     def __init__(self, schedule: Union[float, Iterable[float]]):
+        self.schedule: Optional[Iterator[float]]
         if isinstance(schedule, (int, float)) and not isinstance(schedule, bool):
             check_probability("scheduled_sampling", schedule)
             self.value, self.schedule = float(schedule), None
         elif hasattr(schedule, "__next__"):
-            self.value, self.schedule = 0.0, schedule
+            self.value, self.schedule = 0.0, cast(Iterator[float], schedule)
         else:
             raise ValueError(
                 f"'scheduled_sampling' must be a probability in [0, 1) or a thinc schedule, got {schedule!r}"
@@ -62,6 +63,7 @@ class UnitsConfig:
     vocabulary; validated here once for all of them. `output_layer` is held
     under its table name (an alias is resolved)."""
 
+    model_name: ClassVar[str]  # each rewriter's own
     source: str
     target: str
     copy: bool
@@ -222,6 +224,6 @@ def _deserialize_config(current: UnitsConfig, value: bytes, name: str, model: Mo
     the current (the builder's) value. The live scheduled-sampling schedule
     stays the current one."""
     saved = type(current)(**{**current.to_dict(), **srsly.msgpack_loads(value)})
-    if isinstance(current, RewriterConfig):
+    if isinstance(current, RewriterConfig) and isinstance(saved, RewriterConfig):
         saved = replace(saved, scheduled_sampling=current.scheduled_sampling)
     return saved

@@ -4,14 +4,17 @@ by a learned end marker), and the decoder's initial state made from its last
 states. `place_source` lays the token vectors out with their end markers, for
 this encoder and the Transformer's."""
 
-from typing import Dict, List, NamedTuple, Optional, Tuple, Type
+from typing import Dict, Iterable, List, NamedTuple, Optional, Tuple, Type, Union, cast
 
 import torch
 
 from .units import PAD
 
 # The recurrent cells, by config name; an LSTM also has a cell state.
-RECURRENT_CELLS: Dict[str, Type[torch.nn.RNNBase]] = {"lstm": torch.nn.LSTM, "gru": torch.nn.GRU}
+RECURRENT_CELLS: Dict[str, Union[Type[torch.nn.LSTM], Type[torch.nn.GRU]]] = {
+    "lstm": torch.nn.LSTM,
+    "gru": torch.nn.GRU,
+}
 
 
 def has_cell_state(cell: str) -> bool:
@@ -26,11 +29,13 @@ class Encoded(NamedTuple):
 
 
 def place_source(
-    src: torch.Tensor, index: Tuple[torch.Tensor, torch.Tensor], end: torch.Tensor, B: int, S: int
+    src: torch.Tensor, index: Optional[Tuple[torch.Tensor, torch.Tensor]], end: torch.Tensor, B: int, S: int
 ) -> torch.Tensor:
     """(B, S, width) inputs from token vectors `src` (n_tokens, width), placed at
     `index` = (token rows, end-marker rows) of the padded layout, with the
     learned `end` vector at each source's end marker."""
+    if index is None:
+        raise TypeError("token vectors need their 'index' in the padded layout")
     token_index, end_index = index
     W = end.shape[0]
     flat = end.new_zeros(B * S, W)
@@ -56,6 +61,7 @@ class RecurrentEncoder(torch.nn.Module):
     ):
         super().__init__()
         H, E = hidden_width, embed_width
+        self.src_embed: Optional[torch.nn.Embedding]
         if n_source:
             self.src_embed = torch.nn.Embedding(n_source, E, padding_idx=PAD)
             enc_in = E
@@ -99,7 +105,7 @@ class RecurrentEncoder(torch.nn.Module):
         last = (lengths_d - 1)[:, :, None]
         out = self.drop(x)
         finals = []
-        for i, (lstm_fwd, lstm_bwd) in enumerate(self.layers):
+        for i, (lstm_fwd, lstm_bwd) in enumerate(cast(Iterable[torch.nn.ModuleList], self.layers)):
             if i > 0:
                 out = self.drop(out)
             fwd = lstm_fwd(out)[0]

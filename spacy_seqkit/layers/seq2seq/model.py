@@ -8,15 +8,15 @@ attrs as plain values (they travel with its bytes); the torch module built
 from them holds their lookups.
 """
 
-from typing import Any, Dict, Iterable, List, NamedTuple, Optional
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Union, cast
 
 import numpy
 import torch
 from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2
-from thinc.types import Floats1d
+from thinc.types import Floats1d, Ints1d
 from thinc.util import torch2xp, xp2torch
 
-from ..convert import padded_index
+from ..convert import padded_index, torch_device, unflatten
 from .config import RewriterConfig, TransformerRewriterConfig, UnitsConfig
 from .recurrent import RecurrentModule, RecurrentModuleConfig
 from .transformer import TransformerModule
@@ -125,8 +125,13 @@ def recurrent_module(config: RewriterConfig, units: UnitVocabularies, source_wid
     return RecurrentModule(module_config, units)
 
 
+RewriterModule = Union[RecurrentModule, TransformerModule]
+
 # The torch module of each kind of rewriter, by its config's type.
-MODULES = {RewriterConfig: recurrent_module, TransformerRewriterConfig: TransformerModule}
+MODULES: Dict[type, Callable[[Any, UnitVocabularies, int], RewriterModule]] = {
+    RewriterConfig: recurrent_module,
+    TransformerRewriterConfig: TransformerModule,
+}
 
 
 def build_torch_layer(model: Model) -> None:
@@ -147,10 +152,10 @@ def build_torch_layer(model: Model) -> None:
 
 
 def is_built(model: Model) -> bool:
-    return model.has_ref("seq2seq") and model.get_ref("seq2seq") is not None
+    return bool(model.has_ref("seq2seq")) and model.get_ref("seq2seq") is not None
 
 
-def torch_module(model: Model) -> torch.nn.Module:
+def torch_module(model: Model) -> RewriterModule:
     """The torch module of a built rewriter (RecurrentModule or TransformerModule)."""
     return model.get_ref("seq2seq").shims[0]._model
 
@@ -164,7 +169,7 @@ def source_tensors(ops, src, lengths: List[int], width: int, device, requires_gr
     full_index, _ = padded_index(lengths)
     ends = numpy.cumsum(lengths) - 1
     token_index = numpy.delete(full_index, ends)
-    index = (xp2torch(token_index, device=device), xp2torch(full_index[ends], device=device))
+    index = (xp2torch(cast(Ints1d, token_index), device=device), xp2torch(full_index[ends], device=device))
     return xp2torch(flat, requires_grad=requires_grad, device=device), index
 
 
@@ -173,7 +178,7 @@ def as_tensor(array: Optional[numpy.ndarray], device) -> Optional[torch.Tensor]:
 
 
 def _convert_inputs(model: Model, X: ModuleInputs, is_train: bool):
-    device = model.shims[0].device
+    device = torch_device(model)
     ids = X.ids
     width = model.shims[0]._model.source_width
     src, index = source_tensors(model.ops, X.src, ids.lengths, width, device, is_train)
@@ -196,7 +201,7 @@ def _convert_inputs(model: Model, X: ModuleInputs, is_train: bool):
         grad = dX.args[0]
         if grad is None or not grad.is_floating_point():
             return None
-        return model.ops.unflatten(torch2xp(grad, ops=model.ops), [n - 1 for n in ids.lengths])
+        return unflatten(model.ops, torch2xp(grad, ops=model.ops), [n - 1 for n in ids.lengths])
 
     return args, reverse
 

@@ -7,8 +7,10 @@ import torch
 from thinc.api import Model
 
 from ...util import check_choice, check_positive_int
+from ..convert import torch_device
 from ..decoding import SEARCHES, build_length_penalty
 from .model import as_tensor, source_tensors, torch_module
+from .transformer import TransformerModule
 from .units import BOS, EOS
 
 Rewrites = List[List[Tuple[str, float]]]
@@ -34,7 +36,7 @@ def start_search(model: Model, docs: Sequence[Any], use_cache: bool = True) -> S
     module = torch_module(model)
     step = module.decode_step
     if not use_cache:
-        if not hasattr(module, "decode_step_uncached"):
+        if not isinstance(module, TransformerModule):
             raise ValueError("'use_cache' = False is for the Transformer rewriter: a recurrent one has no cache")
         step = module.decode_step_uncached
     todo = [i for i, d in enumerate(docs) if module.units.source_units(d)]
@@ -43,7 +45,7 @@ def start_search(model: Model, docs: Sequence[Any], use_cache: bool = True) -> S
     sub = [docs[i] for i in todo]
     ids = module.units.encode(sub, None, model.attrs["config"].copy)
     src = model.get_ref("embed").predict(sub) if model.has_ref("embed") else ids.src
-    device = model.get_ref("seq2seq").shims[0].device
+    device = torch_device(model.get_ref("seq2seq"))
     src, index = source_tensors(model.ops, src, ids.lengths, model.attrs["source_width"] or 0, device, False)
     state = module.encode(
         src, index, ids.lengths, as_tensor(ids.src_ext, device), ids.n_ext, as_tensor(ids.src_alt, device)

@@ -9,14 +9,20 @@ output `o`, the attention weights over the source `attn`, the context `ctx`
 and the input embedding `emb` (the copy mechanism's gates read them).
 """
 
-from typing import Callable, Dict
+from typing import Callable, Dict, Optional
 
 import torch
 
+from ..output_layers import OutputLayer
+from .copy import CopyMechanism
 from .units import BOS, PAD
 
 
 class Readout:
+    output: OutputLayer
+    copy: Optional[CopyMechanism]
+    n_target: int
+
     def full_log_probs(self, o, attn, ctx, emb, state: Dict) -> torch.Tensor:
         """(rows, n_ext) log-probabilities; PAD and BOS are never produced."""
         lp = self.output.log_probs(o)

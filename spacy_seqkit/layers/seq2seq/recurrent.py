@@ -8,7 +8,7 @@ with the searches of `decoding.py`, which live outside the module.
 """
 
 from dataclasses import dataclass
-from typing import Dict, List, Mapping, Optional, Sequence
+from typing import Dict, List, Mapping, Sequence, Tuple
 
 import torch
 
@@ -42,7 +42,7 @@ class RecurrentModule(torch.nn.Module, Readout):
     """Encoder, attention, decoder and output layer; search lives in decoding.py.
     `units`, the vocabularies it was built from, holds their lookups."""
 
-    def __init__(self, config: RecurrentModuleConfig, units: Optional[UnitVocabularies] = None):
+    def __init__(self, config: RecurrentModuleConfig, units: UnitVocabularies):
         super().__init__()
         H, E = config.hidden_width, config.embed_width
         self.config = config
@@ -137,7 +137,7 @@ class RecurrentModule(torch.nn.Module, Readout):
         `ss_prob` a step is fed the model's own previous guess instead
         (scheduled sampling). Returns the (o, attn, ctx, emb) of each step."""
         B, T = tgt.shape[0], tgt.shape[1] - 1
-        steps = []
+        steps: List[Tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]] = []
         prev = tgt[:, 0]
         for t in range(T):
             if t > 0:

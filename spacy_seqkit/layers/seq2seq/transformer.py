@@ -13,7 +13,7 @@ key/value cache in the state) or `decode_step_uncached` (the whole prefix again
 at every step), and `reorder`, which moves the cache with the beams.
 """
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, cast
 
 import torch
 
@@ -46,7 +46,7 @@ class TransformerModule(torch.nn.Module, Readout):
             config.output_layer, width, self.n_target, units.target_counts, config.n_samples
         )
         if self.output.unit_vectors:
-            self.output.tie(self.decoder.embed.weight)
+            self.output.tie(cast(torch.nn.Parameter, self.decoder.embed.weight))
         self.copy = CopyMechanism(width, width) if config.copy else None
         self.selective = torch.nn.Linear(width, width) if config.selective_read else None
 

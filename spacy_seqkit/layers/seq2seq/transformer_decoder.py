@@ -19,7 +19,7 @@ averaged over heads; attention maps read every layer's.
 """
 
 import math
-from typing import List, NamedTuple, Optional, Tuple
+from typing import Iterable, List, NamedTuple, Optional, Tuple, cast
 
 import torch
 import torch.nn.functional as F
@@ -78,7 +78,10 @@ class DecoderBlock(EncoderBlock):
             Z = F.scaled_dot_product_attention(q, k, v, attn_mask=mask[:, None, None, :], dropout_p=self.dropout_p())
         return Y + self.dropout(self.merge_heads(Z, self.cross_out)), weights
 
-    def forward(self, Y, memory_kv: KeyValue, mask, past: Optional[KeyValue] = None, need_weights: bool = False):
+    # A decoder block is an encoder block (the same self-attention and FFN) called with more inputs.
+    def forward(  # type: ignore[override]
+        self, Y, memory_kv: KeyValue, mask, past: Optional[KeyValue] = None, need_weights: bool = False
+    ):
         """(Y', this layer's keys and values, cross-attention weights or None)."""
         Y, kv = self.self_attend(Y, past)
         Y, weights = self.cross_attend(Y, memory_kv, mask, need_weights)
@@ -107,11 +110,11 @@ class TransformerDecoder(torch.nn.Module):
         self.max_length = config.max_length if self.positions.bounded else None
 
     def memory_heads(self, memory: torch.Tensor) -> List[KeyValue]:
-        return [block.memory_heads(memory) for block in self.blocks]
+        return [block.memory_heads(memory) for block in cast(Iterable[DecoderBlock], self.blocks)]
 
     def empty_cache(self, memory: torch.Tensor) -> List[KeyValue]:
         """A cache with no position yet: (rows, heads, 0, head_width) per layer."""
-        block = self.blocks[0]
+        block = cast(DecoderBlock, self.blocks[0])
         empty = memory.new_zeros(memory.shape[0], block.n_heads, 0, self.width // block.n_heads)
         return [(empty, empty) for _ in self.blocks]
 

@@ -37,6 +37,8 @@ class TransformerEncoder(torch.nn.Module):
         width = config.width
         self.width = width
         self.max_length = config.max_length if POSITIONS[config.positions].bounded else None
+        self.src_embed: Optional[torch.nn.Embedding]
+        self.src_proj: Optional[torch.nn.Linear]
         if n_source:
             self.src_embed = embedding(n_source, width)
             self.src_proj = None
@@ -57,6 +59,7 @@ class TransformerEncoder(torch.nn.Module):
         if self.src_embed is not None:
             x = self.src_embed(src) * math.sqrt(self.width)
         else:
+            assert self.src_proj is not None
             x = self.src_proj(place_source(src, index, self.src_end, B, S))
         if self.previous is not None:
             # Each position also sees the unit before it (zeros before the first).

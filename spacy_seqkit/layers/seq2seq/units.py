@@ -139,7 +139,13 @@ def _tokens(doc: Any, pieces: Optional[Pieces] = None) -> List[str]:
 
 
 def _pieces(doc: Any, pieces: Optional[Pieces] = None) -> List[str]:
-    return pieces.split(doc.text)
+    return _learned(pieces).split(doc.text)
+
+
+def _learned(pieces: Optional[Pieces]) -> Pieces:
+    if pieces is None:
+        raise ValueError("units of type 'pieces' need the model's learned pieces")
+    return pieces
 
 
 SOURCE_TYPES: Dict[str, SourceType] = {
@@ -153,7 +159,9 @@ def split_units(text: str, unit: str, pieces: Optional[Pieces] = None) -> List[s
     """The units of `text` under the unit type `unit` (a name in UNIT_TYPES);
     "pieces" needs the model's `pieces`."""
     unit_type = UNIT_TYPES[unit]
-    return pieces.split(text) if unit_type.learned else unit_type.split(text)
+    if unit_type.split is None:
+        return _learned(pieces).split(text)
+    return unit_type.split(text)
 
 
 def join_units(units: Sequence[str], unit: str) -> str:

@@ -32,7 +32,11 @@ def run_pipeline_benchmark(
     for name, path in pipelines.items():
         nlp = prepare_pipeline(spacy.load(path))
         n_words = sum(len(d) for d in nlp.tokenizer.pipe(texts))
-        seconds = best_time(lambda nlp=nlp: list(nlp.pipe(texts, batch_size=256)), repeats=repeats)
+
+        def run(nlp=nlp) -> List[Any]:
+            return list(nlp.pipe(texts, batch_size=256))
+
+        seconds = best_time(run, repeats=repeats)
         row: Dict[str, Any] = {"pipeline": name, "words/s": n_words / seconds}
         for suffix, prefix in (("", ""), ("_blind", "blind "), ("_holdout", "holdout "), ("_stations", "stations ")):
             metrics_path = out_dir / f"{name}{suffix}.json"

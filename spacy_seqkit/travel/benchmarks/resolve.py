@@ -41,7 +41,8 @@ class Sampler:
         import psutil
 
         self.process = psutil.Process(pid)
-        self.watch, self.peak, self.first_output = watch, 0, None
+        self.watch, self.peak = watch, 0
+        self.first_output: Optional[float] = None
         self.start = time.perf_counter()
         self.done = threading.Event()
         self.thread = threading.Thread(target=self.run, daemon=True)
@@ -219,6 +220,7 @@ def time_service(
     port = free_port()
     cmd = [sys.executable, "-m", "spacy_seqkit", "serve", model, "--port", str(port), "--log-level", "warning"]
     server = subprocess.Popen(cmd, env=thread_env(1, cache_dir), stderr=subprocess.PIPE)
+    assert server.stderr is not None
     try:
         deadline = time.monotonic() + 120
         while True:

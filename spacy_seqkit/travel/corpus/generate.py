@@ -11,7 +11,7 @@ import random
 import re
 import string
 from pathlib import Path
-from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
 from ...util import check_non_negative_int
 from ..places.french_places import FrenchPlaces
@@ -344,8 +344,8 @@ def generate_corpus(
     core = _Pool([n for n in split.core_places if not gazetteer.is_station(n)], gazetteer)
     train_draw = drawer(_Pool(split.train_places, gazetteer), core)
     dev_draw = drawer(_Pool(split.dev_places, gazetteer), core)
-    common = dict(noise_rate=noise_rate, exclude=exclude, label_single_end=label_single_end,
-                  tokenizer=tokenizer, gazetteer=gazetteer)
+    common: Dict[str, Any] = dict(noise_rate=noise_rate, exclude=exclude, label_single_end=label_single_end,
+                                  tokenizer=tokenizer, gazetteer=gazetteer)
     train = _examples(n_train, split.train_templates, train_draw, random.Random(f"train-{seed}"),
                       "train", **common)
     dev = _examples(n_dev, split.dev_templates, dev_draw, random.Random(f"dev-{seed}"), "dev", **common)

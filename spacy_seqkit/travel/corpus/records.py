@@ -65,7 +65,8 @@ def record_doc(make_doc: Callable[[str], Doc], record: Dict) -> Doc:
         doc.ents = ents
     except ValueError as err:
         raise ValueError(f"record {record_id}: overlapping spans ({err})") from None
-    doc.user_data[REWRITE_KEY] = gold_rewrite(make_doc, record)
+    # spaCy keys extension values by tuples; its stubs type user_data as Dict[str, Any].
+    doc.user_data[REWRITE_KEY] = gold_rewrite(make_doc, record)  # type: ignore[index]
     return doc
 
 

@@ -18,7 +18,7 @@ IN_FLIGHT_PER_WORKER = 2
 
 
 class Partition(NamedTuple):
-    index: int  # in input order, over all inputs
+    index: int  # type: ignore[assignment]  # in input order, over all inputs (shadows tuple.index)
     source: str  # the input it comes from, for reports
     orders: List[Order]
 

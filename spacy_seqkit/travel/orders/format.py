@@ -202,9 +202,10 @@ def write_answers(
             write_row(answer.row(steps))
         counts["orders"] += 1
         counts["valid" if answer.places else "invalid"] += 1
-        if answer.error:
+        message = answer.message()
+        if message is not None:
             counts["malformed"] += 1
-            report(prefix + answer.message())
+            report(prefix + message)
 
 
 def new_counts() -> Dict[str, int]:

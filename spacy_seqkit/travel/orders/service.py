@@ -28,12 +28,15 @@ import io
 import json
 import threading
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from ..pipeline.trip import LABELS, Trip
 from .answer import answer_batch, trip_of
 from .format import Order, clean_text, limit_error, row_writer
 from .routing import network_json, route_json, route_row, route_stations, trip_stations
+
+if TYPE_CHECKING:
+    from ..routes import RailNetwork
 
 MAX_BODY_BYTES = 1_000_000
 MAX_ORDERS = 1_000
@@ -94,7 +97,7 @@ class Resolver:
     def __init__(self, nlp, batch_size: int = 64, steps: bool = False, route: bool = False) -> None:
         self.nlp, self.batch_size, self.steps, self.route = nlp, batch_size, steps, route
         self.lock = threading.Lock()
-        self._network = None
+        self._network: Optional["RailNetwork"] = None
 
     @property
     def network(self):
@@ -261,7 +264,7 @@ def serve(
     log_level: str = "info",
     steps: bool = False,
     route: bool = False,
-    **limits: Optional[int],
+    **limits: int,
 ) -> None:
     """Serve `nlp` until interrupted."""
     import uvicorn

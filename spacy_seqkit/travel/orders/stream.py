@@ -150,9 +150,11 @@ def resolve_inputs(
             if output_dir is not None:
                 with open_output(output_dir / f"part-{partition.index:05d}.csv") as part:
                     write_answers(answers, part, report, counts, prefix, steps, route)
-            else:
+            elif out is not None:
                 write_answers(answers, out, report, counts, prefix, steps, route)
                 out.flush()
+            else:
+                raise ValueError("resolve_inputs needs 'out' or 'output_dir'")
             bar.update(len(answers))
             if on_partition is not None:
                 on_partition(counts)

@@ -3,6 +3,7 @@
 from typing import Callable
 
 from spacy.language import Language
+from spacy.tokenizer import Tokenizer
 from spacy.util import compile_infix_regex
 
 # People join the two ends with arrows: "Paris->Lyon", "Nantes→Rennes", "Brest=>Quimper".
@@ -17,7 +18,8 @@ def make_arrow_infixes() -> Callable[[Language], Language]:
     def add_arrow_infixes(nlp: Language) -> Language:
         infixes = list(nlp.Defaults.infixes or [])
         infixes += [rf"(?<=[\w.]){arrow}(?=[\w])" for arrow in ARROWS]
-        nlp.tokenizer.infix_finditer = compile_infix_regex(infixes).finditer
+        tokenizer: Tokenizer = nlp.tokenizer
+        tokenizer.infix_finditer = compile_infix_regex(infixes).finditer
         return nlp
 
     return add_arrow_infixes

@@ -73,7 +73,9 @@ class Trip:
 
     def places(self) -> List[str]:
         """Departure, stops, arrival: the Travel Order Resolver's order."""
-        return [self.departure, *self.steps, self.arrival] if self.is_valid else []
+        if not (self.departure and self.arrival and self.is_valid):
+            return []
+        return [self.departure, *self.steps, self.arrival]
 
     def to_rewrite(self) -> str:
         """The canonical string: "Paris > Dijon > Lyon", or "INVALID"."""

@@ -205,9 +205,9 @@ def build_index(min_population: int) -> NameIndex:
         # ("Aix"), not for every "Bar-sur-..." village.
         if head and (len(head) >= 5 or pop >= (_MIN_SHORT_FORM_POPULATION if len(head) > 3 else BIG_PLACE)):
             add(normalise(head), Entry(name, pop, 4, current, code))
-            article = next((a for a in ARTICLES if name.startswith(a)), None)
-            if article:  # "la baule" for La Baule-Escoublac, "les sables" for Les Sables-d'Olonne
-                add(normalise(article + head), Entry(name, pop, 4, current, code))
+            lead = next((a for a in ARTICLES if name.startswith(a)), None)
+            if lead:  # "la baule" for La Baule-Escoublac, "les sables" for Les Sables-d'Olonne
+                add(normalise(lead + head), Entry(name, pop, 4, current, code))
     for commune in read_communes():  # "Paris 15e" is Paris
         city = by_code.get(commune.parent)
         if commune.kind == "R" and city is not None and city.name in populations:
