@@ -43,7 +43,7 @@ def project(tmp_path_factory):
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     shutil.copytree(ROOT / "spacy_seqkit", root / "spacy_seqkit", ignore=ignore)
     (root / "corpus").mkdir()
-    for name in ("test.jsonl", "blind.jsonl", "holdout.jsonl", "orders_example.csv"):
+    for name in ("test.jsonl", "blind.jsonl", "holdout.jsonl", "stations.jsonl", "orders_example.csv"):
         shutil.copy(ROOT / "corpus" / name, root / "corpus" / name)
     overrides = {"vars.n_train": 300, "vars.n_dev": 60, "vars.max_steps": 30}
     project_run(root, "all", overrides=overrides, capture=True)
@@ -59,11 +59,14 @@ def test_project_all_writes_pipeline_metrics_answers_and_package(project):
         assert 0.0 <= result["trip_acc"] <= 1.0
     blind = json.loads((project / "metrics" / "ner_maxout_blind.json").read_text())
     assert blind["results"]["model"]["n"] >= 400
+    stations = json.loads((project / "metrics" / "ner_maxout_stations.json").read_text())
+    assert stations["results"]["model"]["n"] >= 400
     with (project / "metrics" / "ner_maxout_trips.csv").open() as f:
         answers = list(csv.reader(f))
     orders = (project / "corpus" / "orders_example.csv").read_text().splitlines()[1:]
     assert [a[0] for a in answers] == [o.split(",")[0] for o in orders]
-    assert all(len(a) == 2 and a[1] == "INVALID" or len(a) >= 3 for a in answers)
+    # the spec's format: id,Departure,Destination or id,INVALID
+    assert all(len(a) == 2 and a[1] == "INVALID" or len(a) == 3 for a in answers)
     assert list((project / "packages").glob("fr_travel_ner_maxout-*/dist/*.tar.gz"))
 
 
