@@ -27,6 +27,7 @@ Read off the lowercase words, each rule shaped by what the word also means in Fr
   lieu" within the three words before).
 """
 
+import re
 from typing import List, Sequence
 
 OTHER_MODES_SETTINGS = ("invalid", "keep")
@@ -58,6 +59,21 @@ _NEGATIONS = frozenset(
     {"pas", "sans", "ni", "jamais", "lieu", "laisser", "laisse", "laissé", "laissant", "laissons", "laissez"}
 )
 _NEGATION_WINDOW = 3
+
+
+# Any word that may name a means, in the raw text: most requests have none, and need no more.
+_ANY_MODE_WORD = re.compile(
+    r"\b(?:"
+    + "|".join(map(re.escape, sorted(OTHER_MODE_WORDS | _AFTER_DETERMINER | {"voiture", "voitures", "pied"})))
+    + r")\b",
+    re.IGNORECASE,
+)
+
+
+def may_name_a_mode(text: str) -> bool:
+    """Whether `text` holds a word that may name another means (a cheap test before
+    `travels_by_other_mode`, which reads the words in context)."""
+    return _ANY_MODE_WORD.search(text) is not None
 
 
 def _words(tokens: Sequence[str]) -> List[str]:

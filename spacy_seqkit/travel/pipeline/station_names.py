@@ -21,29 +21,39 @@ def _joinable(span: Span) -> bool:
     return all(not t.is_punct or t.text in {"-", "'", "’"} for t in span) and not any(t.is_space for t in span)
 
 
+def _name_word(token) -> bool:
+    """A word a station's name may go on with beside a mention: "Lille" + "Flandres"."""
+    return token.is_alpha and not token.is_stop
+
+
 def widest_station(span: Span, places: Places, before: Optional[Span] = None) -> Optional[Span]:
     """The longest run of words around `span` that spells a station's name exactly (no typo
     correction: "Massy à Palaiseau" is no Massy - Palaiseau) and is longer than the span,
     with at least one word of its own that is not a function word ("Paris est" is no Paris
     Est); it may cover the mention `before` it, not cut it."""
-    doc, best = span.doc, None
-    lowest = before.start if before is not None else 0
-    for start in range(span.start, max(lowest, span.start - MAX_EXTRA_WORDS) - 1, -1):
-        if before is not None and before.start < start < before.end:
+    doc = span.doc
+    # Most mentions stand between function words ("de Marseille à Paris"): nothing to try.
+    left = span.start > 0 and _name_word(doc[span.start - 1])
+    right = span.end < len(doc) and _name_word(doc[span.end])
+    if not (left or right):
+        return None
+    lowest = max((before.start if before is not None else 0) if left else span.start, span.start - MAX_EXTRA_WORDS)
+    if before is not None and before.start < lowest < before.end:
+        lowest = before.end
+    highest = min(len(doc), span.end + MAX_EXTRA_WORDS) if right else span.end
+    # One pass over the window: the runs of words that spell a place exactly, longest first.
+    for start, end in places.name_spans([t.text for t in doc[lowest:highest]], MAX_EXTRA_WORDS * 2 + len(span)):
+        start, end = start + lowest, end + lowest
+        if start > span.start or end < span.end or end - start == len(span):
             continue
-        for end in range(min(len(doc), span.end + MAX_EXTRA_WORDS), span.end - 1, -1):
-            if (start, end) == (span.start, span.end) or (best is not None and end - start <= len(best)):
-                continue
-            extra = list(doc[start : span.start]) + list(doc[span.end : end])
-            if not any(t.is_alpha and not t.is_stop for t in extra) or not _joinable(doc[start:end]):
-                continue
-            words = [t.text for t in doc[start:end]]
-            if places.name_spans(words) != [(0, len(words))]:  # spelled exactly, no typo read in
-                continue
-            place = places.place(doc[start:end].text)
-            if place is not None and place.kind == STATION:
-                best = doc[start:end]
-    return best
+        if before is not None and before.start < start < before.end:
+            return None  # it would cut the mention before it
+        extra = list(doc[start : span.start]) + list(doc[span.end : end])
+        if not any(_name_word(t) for t in extra) or not _joinable(doc[start:end]):
+            return None
+        place = places.place(doc[start:end].text)
+        return doc[start:end] if place is not None and place.kind == STATION else None
+    return None
 
 
 def join_station_names(spans: List[Span], places: Places) -> List[Span]:

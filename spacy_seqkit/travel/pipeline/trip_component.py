@@ -10,7 +10,7 @@ from ..places.contract import Places, check_places
 from ..places.place import Place
 from .extensions import install_extensions
 from .language import is_foreign
-from .modes import check_other_modes, travels_by_other_mode
+from .modes import check_other_modes, may_name_a_mode, travels_by_other_mode
 from .ruled_out import is_ruled_out
 from .station_names import join_station_names
 from .trip import LABELS, Trip, trip_accuracy
@@ -172,7 +172,7 @@ class TripResolver:
         if self.french_only and spans and is_foreign(t.lower_ for t in spans[0].doc):
             # "I need a train from Paris to Lyon": a request in another language is no order.
             return Trip(), []
-        if self.other_modes == "invalid" and spans:
+        if self.other_modes == "invalid" and spans and may_name_a_mode(spans[0].doc.text):
             # The words of the places are no means of transport: "je serai à Avion" (Pas-de-Calais).
             in_places = {i for span in spans for i in range(span.start, span.end)}
             if travels_by_other_mode(["" if t.i in in_places else t.text for t in spans[0].doc]):

@@ -99,7 +99,8 @@ def read_station_data() -> StationData:
     by_code: Dict[str, List[Commune]] = {}
     for each in read_communes():
         by_code.setdefault(each.code, []).append(each)
-    commune_keys = frozenset(normalise(c.name) for c in read_communes())
+    keyed = [(normalise(c.name), c) for c in read_communes()]  # normalised once: 37,000 names
+    commune_keys = frozenset(key for key, _ in keyed)
     words = read_words(DATA_FILE.parent / "french_words.txt.gz")
     commune: Dict[str, Commune] = {}
     forms: Dict[Station, List[str]] = {}
@@ -140,7 +141,7 @@ def read_station_data() -> StationData:
             by_key.setdefault("gare " + key, station)
     # A station named like a commune (current, delegated or associated) serves it, and stands
     # in its current commune where SNCF's INSEE code is one that no longer exists ("Auneau").
-    named = {normalise(c.name): c for c in sorted(read_communes(), key=lambda c: c.kind != "C") if c.kind != "R"}
+    named = {key: c for key, c in sorted(keyed, key=lambda kc: kc[1].kind != "C") if c.kind != "R"}
 
     def departement(station: Station) -> str:
         return next((c.departement for c in by_code.get(station.insee, [])), "")
