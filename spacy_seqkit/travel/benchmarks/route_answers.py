@@ -10,18 +10,12 @@ import json
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..orders.routing import route_stations, trip_stations
-from ..pipeline.trip import Trip
+from ..orders.routing import route_stations
 from ..routes import RailNetwork, Route
 from ..routes.geo import haversine_km
+from .routes import corpus_answers
 
 Answer = Tuple[Tuple[Tuple[str, ...], ...], Tuple[str, ...]]
-
-
-def gold_answers(records: List[Dict]) -> List[Answer]:
-    """(stations of each place, names) of the valid gold trips."""
-    trips = [Trip.from_dict(r.get("trip")) for r in records]
-    return [(trip_stations(t), tuple(t.places())) for t in trips if t.is_valid]
 
 
 def pipeline_answers(model: str, records: List[Dict]) -> List[Answer]:
@@ -56,7 +50,7 @@ def report(paths: Sequence[Path], model: Optional[str] = None, limit: float = 1.
     out = {}
     for path in paths:
         records = [json.loads(line) for line in path.open(encoding="utf8")]
-        answers = pipeline_answers(model, records) if model else gold_answers(records)
+        answers = pipeline_answers(model, records) if model else corpus_answers(records)
         ratios, missing = detours(network, answers)
         routed = len(answers) - len(missing)
         out[path.name] = {

@@ -52,7 +52,7 @@ def time_routes(network: RailNetwork, pairs: List[Pair], keep_rows: bool, cache:
 
 
 def corpus_answers(records: List[Dict]) -> List[Tuple[Tuple[Tuple[str, ...], ...], Tuple[str, ...]]]:
-    """The (stations of each place, names) of every valid trip of `records`, as `resolve
+    """The (stations of each place, names) of every valid gold trip of `records`, as `resolve
     --route` receives them from the pipeline (stations from the French places)."""
     from ..orders.routing import trip_stations
     from ..pipeline.trip import Trip

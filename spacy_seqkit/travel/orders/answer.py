@@ -1,6 +1,8 @@
 """Answering orders with a pipeline: a batch of orders in, their answers out (`Answer`),
-the trip a pipeline answered (`trip_of`: the trip component's, or the rewriter's), and the
-pipeline made ready to answer (`prepare_pipeline`)."""
+the trip a pipeline answered (`trip_of`: the trip component's, or the rewriter's), the UIC
+codes of the stations serving its places (`trip_stations`, what a route starts from: routes
+themselves, and their graph library, are loaded only by `routing.py`), and the pipeline made
+ready to answer (`prepare_pipeline`)."""
 
 from typing import Iterable, Iterator, List, Optional, Tuple
 
@@ -8,9 +10,11 @@ from spacy.tokens import Doc
 
 from ..pipeline.extensions import install_extensions
 from ..pipeline.trip import INVALID, Trip, rewrite_places
+from ..places.place import Place
 from ..places.registry import make_french_places
 from .format import Answer, Order, clean_text, limit_error
-from .routing import trip_stations
+
+Codes = Tuple[str, ...]
 
 
 def answer_orders(nlp, orders: Iterable[Order], batch_size: int = 64) -> Iterator[Answer]:
@@ -26,6 +30,20 @@ def answer_orders(nlp, orders: Iterable[Order], batch_size: int = 64) -> Iterato
     for doc, (order, error) in nlp.pipe(texts(), as_tuples=True, batch_size=batch_size):
         trip = Trip() if error else trip_of(doc)
         yield Answer(order.line, clean_text(order.id), tuple(trip.places()), error, trip_stations(trip))
+
+
+def trip_stations(trip: Trip, places=None) -> Tuple[Codes, ...]:
+    """The UIC codes serving each place of the trip (departure, stops, arrival), from its
+    place values, or looked up in `places` (default: the French places) where a trip has
+    none (a rewriter's answer); () for an INVALID trip."""
+    if not trip.is_valid:
+        return ()
+    values: List[Optional[Place]] = [trip.departure_place, *trip.step_places, trip.arrival_place]
+    names = trip.places()
+    if len(values) != len(names) or any(v is None for v in values):
+        places = places or make_french_places()
+        values = [places.place(name) for name in names]
+    return tuple(tuple(v.uics) if v is not None else () for v in values)
 
 
 def answer_batch(nlp, orders: Iterable[Order], batch_size: int = 64) -> List[Answer]:

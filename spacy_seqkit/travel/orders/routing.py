@@ -1,33 +1,19 @@
 """Routes for answered orders, a stage after the pipeline (`nlp(text)` never pays for it):
-the UIC codes of the stations serving each place of a trip, the route over SNCF's network
-through them (`travel.routes`), its answer line `sentenceID,Departure,Step1,...,Destination`
-(station names) and its JSON for the service and its page.
+from the UIC codes of the stations serving each place of a trip (`answer.trip_stations`),
+the route over SNCF's network through them (`travel.routes`), its answer line
+`sentenceID,Departure,Step1,...,Destination` (station names) and its JSON for the service
+and its page.
 
 A trip whose place has no station (a commune without one, a name kept as typed) has no
 route: it is answered INVALID, with the reason."""
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from ..pipeline.trip import INVALID, Trip
-from ..places.place import Place
-from ..places.registry import make_french_places
+from ..pipeline.trip import INVALID
 from ..routes import NoRoute, RailNetwork, Route, RouteResult
+from .answer import Codes, trip_stations
 
-Codes = Tuple[str, ...]
-
-
-def trip_stations(trip: Trip, places=None) -> Tuple[Codes, ...]:
-    """The UIC codes serving each place of the trip (departure, stops, arrival), from its
-    place values, or looked up in `places` (default: the French places) where a trip has
-    none (a rewriter's answer); () for an INVALID trip."""
-    if not trip.is_valid:
-        return ()
-    values: List[Optional[Place]] = [trip.departure_place, *trip.step_places, trip.arrival_place]
-    names = trip.places()
-    if len(values) != len(names) or any(v is None for v in values):
-        places = places or make_french_places()
-        values = [places.place(name) for name in names]
-    return tuple(tuple(v.uics) if v is not None else () for v in values)
+__all__ = ["RouteAnswers", "network_json", "route_json", "route_row", "route_stations", "trip_stations"]
 
 
 def route_stations(network: RailNetwork, stations: Sequence[Codes], names: Sequence[str]) -> RouteResult:
