@@ -5,7 +5,10 @@ French service in (English, Spanish, German, Italian); words two of them share (
 "la", "me", "train") count for none.
 """
 
-from typing import Dict, FrozenSet, Iterable
+from typing import Dict, FrozenSet, Iterable, Optional
+
+from spacy.strings import get_string_id
+from spacy.tokens import Doc
 
 _WORDS: Dict[str, str] = {
     "fr": "je j' tu il nous vous le les des du au aux un une et est pour vers depuis avec dans sur "
@@ -29,16 +32,28 @@ def _sets() -> Dict[str, FrozenSet[str]]:
 
 
 FUNCTION_WORDS = _sets()
+# The language of each function word, by word and by the hash spaCy gives its lowercase
+# form (a doc's LOWER attribute), so a doc is read without making its tokens.
+_LANGUAGE_OF = {word: lang for lang, words in FUNCTION_WORDS.items() for word in words}
+_LANGUAGE_OF_ID = {get_string_id(word): lang for word, lang in _LANGUAGE_OF.items()}
 
 
 def is_foreign(words: Iterable[str]) -> bool:
     """True when the lowercase `words` hold at least two function words of one foreign
     language and more of them than of French."""
+    return _more_foreign(_LANGUAGE_OF.get(word) for word in words)
+
+
+def is_foreign_doc(doc: Doc) -> bool:
+    """`is_foreign` of the doc's lowercase words."""
+    return _more_foreign(_LANGUAGE_OF_ID.get(key) for key in doc.to_array("LOWER").tolist())
+
+
+def _more_foreign(languages: Iterable[Optional[str]]) -> bool:
     counts = dict.fromkeys(FUNCTION_WORDS, 0)
-    for word in words:
-        for lang, vocabulary in FUNCTION_WORDS.items():
-            if word in vocabulary:
-                counts[lang] += 1
+    for lang in languages:
+        if lang is not None:
+            counts[lang] += 1
     french = counts.pop("fr")
     best = max(counts.values(), default=0)
     return best >= 2 and best > french

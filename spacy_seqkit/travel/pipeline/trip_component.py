@@ -9,7 +9,7 @@ from spacy.training import Example
 from ..places.contract import Places, check_places
 from ..places.place import Place
 from .extensions import install_extensions
-from .language import is_foreign
+from .language import is_foreign_doc
 from .modes import check_other_modes, may_name_a_mode, travels_by_other_mode
 from .ruled_out import is_ruled_out
 from .station_names import join_station_names
@@ -169,7 +169,7 @@ class TripResolver:
         spans = sorted((s for s in spans if s.label_ in LABELS), key=lambda s: s.start)
         if self.resolve_names and spans:
             spans = join_station_names(spans, self.places)
-        if self.french_only and spans and is_foreign(t.lower_ for t in spans[0].doc):
+        if self.french_only and spans and is_foreign_doc(spans[0].doc):
             # "I need a train from Paris to Lyon": a request in another language is no order.
             return Trip(), []
         if self.other_modes == "invalid" and spans and may_name_a_mode(spans[0].doc.text):

@@ -3,14 +3,17 @@ as the travel pipeline asks for them (`contract.Places`): what a mention names, 
 words spell a place, what is known to be no place; and, for the corpus, populations,
 stations, départements and the forms people type."""
 
+import functools
 from typing import FrozenSet, List, Optional, Tuple
 
-from .communes import code_by_name, current_commune, read_communes, read_departements
-from .index import CITY_ALIASES, MIN_WORD_PLACE_POPULATION, Entry, NameIndex, load_index, short_form
+from .communes import read_communes, read_departements
+from .index import CITY_ALIASES, MIN_WORD_PLACE_POPULATION, Entry, NameIndex, load_index, shipped_data, short_form
 from .lookup import resolve_cached
 from .names import ARTICLE, FOREIGN_PLACES, TYPE_WORDS, normalise
 from .place import COMMUNE, STATION, Place
-from .stations import read_station_data
+
+# The key of one typed word: requests repeat their words ("de", "à", "Paris").
+_word_key = functools.lru_cache(maxsize=1 << 16)(normalise)
 
 
 class FrenchPlaces:
@@ -57,14 +60,14 @@ class FrenchPlaces:
 
     def stations_of(self, name: str) -> List[str]:
         """The stations serving the commune `name` ("Lyon" → Lyon Part Dieu, Lyon Perrache...)."""
-        return sorted(read_station_data().serving.get(name, ()))
+        return sorted(shipped_data().stations.serving.get(name, ()))
 
     def station_forms(self, name: str) -> List[str]:
         """The ways people write the station `name` that resolve back to it ("Part Dieu",
         "Lyon-Part-Dieu"), its traveller name first; [] for no station of its own name."""
         if name not in self._index.stations:
             return []
-        return [f for f in read_station_data().forms.get(name, ()) if self.resolve(f) == name]
+        return [f for f in shipped_data().stations.forms.get(name, ()) if self.resolve(f) == name]
 
     def departement_of(self, name: str) -> Optional[Tuple[str, str]]:
         """(code, name) of the département of the largest commune called `name`, else None."""
@@ -103,11 +106,19 @@ class FrenchPlaces:
         a common word counts only for a town of MIN_WORD_PLACE_POPULATION ("tours",
         "orange", not "mer" or "vers"); type words never."""
         index = self._index
-        keys = [normalise(w) for w in words]
-        spans, start = [], 0
-        while start < len(words):
-            for end in range(min(len(words), start + max_words), start, -1):
-                if not keys[start] or not keys[end - 1]:
+        keys = [_word_key(w) for w in words]
+        sizes = [len(k.split()) for k in keys]  # a word may normalise to several ("Saint-Malo")
+        spans, start, n = [], 0, len(words)
+        while start < n:
+            # The runs from `start` that could be a key: up to as many words as the
+            # longest key starting with this word.
+            longest = index.head_words.get(keys[start].split(" ", 1)[0], 0) if keys[start] else 0
+            last, count = start, 0
+            while last < min(n, start + max_words) and count + sizes[last] <= longest:
+                count += sizes[last]
+                last += 1
+            for end in range(last, start, -1):
+                if not keys[end - 1]:
                     continue
                 key = " ".join(k for k in keys[start:end] if k)
                 entry = index.by_key.get(key)
@@ -158,7 +169,8 @@ class FrenchPlaces:
 
     def place_of(self, text: str, entry: Entry) -> Place:
         """The `Place` of an index entry, `text` being what was typed."""
-        data = read_station_data()
+        shipped = shipped_data()
+        data = shipped.stations
         station = data.by_name.get(entry.name) if entry.name in self._index.stations else None
         if station is not None:
             home = data.commune.get(station.name)
@@ -171,8 +183,8 @@ class FrenchPlaces:
                 (station.name,),
                 station.uics,
             )
-        code = entry.code or code_by_name().get(entry.name, "")
-        current = current_commune(code) if code else None
+        code = entry.code or shipped.codes.get(entry.name, "")
+        current = shipped.current.get(code) if code else None
         serving = list(data.serving.get(entry.name, ()))
         if current is not None:
             serving += [s for s in data.serving.get(current.name, ()) if s not in serving]

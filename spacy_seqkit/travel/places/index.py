@@ -16,9 +16,9 @@ from typing import Dict, List, NamedTuple, Optional
 from . import names as _names_module
 from . import sncf as _sncf_module
 from . import stations as _stations_module
-from .communes import DATA, Commune, read_communes
+from .communes import DATA, Commune, code_by_name, communes_by_code, current_commune, read_communes
 from .names import ARTICLES, TYPE_WORDS, normalise
-from .stations import read_station_data
+from .stations import StationData, read_station_data
 
 INDEX_FILE = DATA / "index.pickle.gz"
 # Typos are corrected towards towns of this size; smaller communes only for long names
@@ -61,6 +61,9 @@ class NameIndex(NamedTuple):
     fuzzy_keys: Dict[str, List[str]]  # keys a typo may be corrected to
     station_keys: Dict[str, List[str]]  # station names and aliases
     big_keys: Dict[str, List[str]]  # names of towns of BIG_PLACE inhabitants or more
+    # First word of a key → the most words of a key it starts, so that reading a text for
+    # names tries only the runs some key could fill.
+    head_words: Dict[str, int]
 
 
 # First words of compound names that name nothing on their own ("Saint-Malo" is not "Saint").
@@ -155,21 +158,49 @@ def index_digest() -> str:
     return digest.hexdigest()
 
 
+class Shipped(NamedTuple):
+    """What a process reads at its first answer, shipped built (`data/index.pickle.gz`)."""
+
+    names: NameIndex  # every commune (min_population 0)
+    stations: StationData  # `stations.read_station_data()`
+    codes: Dict[str, str]  # `communes.code_by_name()`
+    current: Dict[str, Commune]  # INSEE code → its current commune (`communes.current_commune`)
+
+
 def read_shipped_index() -> Optional[NameIndex]:
     """The shipped index (every commune), or None when it is missing or was built from
     other code or data than this."""
+    shipped = _read_shipped()
+    return shipped.names if shipped is not None else None
+
+
+@functools.lru_cache(maxsize=1)
+def shipped_data() -> Shipped:
+    """The stations and communes as the lookups need them: shipped with the index, so the
+    first answer does not wait for them (1 s), else built."""
+    return _read_shipped() or _build_shipped(load_index(0))
+
+
+def _build_shipped(index: NameIndex) -> Shipped:
+    current = {code: current_commune(code) for code in communes_by_code()}
+    return Shipped(index, read_station_data(), code_by_name(), {k: c for k, c in current.items() if c is not None})
+
+
+@functools.lru_cache(maxsize=1)
+def _read_shipped() -> Optional[Shipped]:
     try:
         with gzip.open(INDEX_FILE, "rb") as f:
-            digest, index = pickle.load(f)
+            digest, shipped = pickle.load(f)
     except (OSError, EOFError, ValueError, pickle.UnpicklingError, AttributeError, TypeError):
         return None
-    return index if digest == index_digest() and isinstance(index, NameIndex) else None
+    return shipped if digest == index_digest() and isinstance(shipped, Shipped) else None
 
 
 def write_index(path: Path = INDEX_FILE) -> Path:
-    """Build the index of every commune and write it, with its digest, to `path`."""
+    """Build the index of every commune and write it, with the station and commune data
+    and the digest of what they were built from, to `path`."""
     with gzip.GzipFile(path, "wb", mtime=0) as f:  # mtime 0: the same bytes for the same index
-        pickle.dump((index_digest(), build_index(0)), f, protocol=4)
+        pickle.dump((index_digest(), _build_shipped(build_index(0))), f, protocol=4)
     return path
 
 
@@ -235,7 +266,12 @@ def build_index(min_population: int) -> NameIndex:
     )
     big_keys = sorted(k for k, e in by_key.items() if e.rank in (1, 2) and e.population >= BIG_PLACE)
     station_keys = sorted(k for k, e in by_key.items() if e.rank == 0)
-    return NameIndex(populations, stations, by_key, *map(_by_initial, (fuzzy_keys, station_keys, big_keys)))
+    head_words: Dict[str, int] = {}
+    for key in by_key:
+        words = key.split()
+        head_words[words[0]] = max(len(words), head_words.get(words[0], 0))
+    fuzzy, by_station, big = (_by_initial(keys) for keys in (fuzzy_keys, station_keys, big_keys))
+    return NameIndex(populations, stations, by_key, fuzzy, by_station, big, head_words)
 
 
 def _by_initial(keys: List[str]) -> Dict[str, List[str]]:

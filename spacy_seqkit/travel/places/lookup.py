@@ -5,8 +5,7 @@ type word, a foreign place or an ordinary word. Cached per process and settings.
 import functools
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
-from .communes import code_by_name
-from .index import MIN_WORD_PLACE_POPULATION, Entry, NameIndex, load_index
+from .index import MIN_WORD_PLACE_POPULATION, Entry, NameIndex, load_index, shipped_data
 from .names import (
     ARTICLE,
     FOREIGN_PLACES,
@@ -33,7 +32,7 @@ def resolve_cached(min_population: int, ordinary_words: FrozenSet[str], text: st
     # An exact commune name is itself, unless a station alias ("Saint-Charles") or a much
     # bigger town's short form ("Clermont") has its key.
     if text in index.populations and key not in TYPE_WORDS and (entry is None or entry.rank in (1, 2)):
-        return Entry(text, index.populations[text], 1, True, code_by_name().get(text, ""))
+        return Entry(text, index.populations[text], 1, True, shipped_data().codes.get(text, ""))
     lowercase = text == text.lower()
     for candidate in _candidate_keys(key):
         found = _lookup(candidate, index, ordinary_words, lowercase)

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from spacy_seqkit.travel.places import FrenchPlaces, make_french_places, normalise
+from spacy_seqkit.travel.places.stations import read_station_data
 
 from travel_conventions import CONVENTION_STATIONS, STATION_SPELLINGS, sncf_station_names
 
@@ -222,6 +223,7 @@ def test_gazetteer_shipped_index_is_current_and_equals_a_fresh_build(monkeypatch
     shipped = gazetteer.read_shipped_index()
     assert shipped is not None, "data/index.pickle.gz is missing or stale: run scripts/build_gazetteer_index.py"
     assert shipped == gazetteer.build_index(0)
+    assert gazetteer.shipped_data() == gazetteer._build_shipped(shipped)  # stations, communes' codes
     gazetteer.load_index.cache_clear()
     try:
         with monkeypatch.context() as patch:
@@ -240,14 +242,20 @@ def test_gazetteer_stale_index_is_built_instead(tmp_path, monkeypatch):
 
         pickle.dump(("another digest", gazetteer.build_index(0)), f)
     monkeypatch.setattr(gazetteer, "INDEX_FILE", stale)
-    assert gazetteer.read_shipped_index() is None
-    monkeypatch.setattr(gazetteer, "INDEX_FILE", tmp_path / "missing.pickle.gz")
-    assert gazetteer.read_shipped_index() is None
-    gazetteer.load_index.cache_clear()
+    gazetteer._read_shipped.cache_clear()
     try:
+        assert gazetteer.read_shipped_index() is None
+        monkeypatch.setattr(gazetteer, "INDEX_FILE", tmp_path / "missing.pickle.gz")
+        gazetteer._read_shipped.cache_clear()
+        assert gazetteer.read_shipped_index() is None
+        gazetteer.shipped_data.cache_clear()
+        assert gazetteer.shipped_data().stations == read_station_data()  # built instead
+        gazetteer.load_index.cache_clear()
         assert FrenchPlaces().resolve("marseile") == "Marseille"
     finally:
         gazetteer.load_index.cache_clear()
+        gazetteer._read_shipped.cache_clear()
+        gazetteer.shipped_data.cache_clear()
 
 
 def test_fuzzy_match_compares_only_keys_of_the_same_first_letter():
