@@ -1,11 +1,13 @@
 """A station's name is one place: the recognizer sometimes cuts it ("angers" DEPART + "st laud"
-VIA for Angers Saint-Laud) or marks only its town ("limoges" of "limoges benedictins"). Each
-mention is widened, over the words right beside it, to the longest run that names a station
-of the places; the mentions it covers become one, with the first one's role."""
+VIA for Angers Saint-Laud), marks only its town ("limoges" of "limoges benedictins"), or cuts it
+elsewhere than between two places ("marne" + "la vallee bordeaux" for Marne-la-Vallée, then
+Bordeaux). Each mention is widened, over the words right beside it, to the longest run that
+names a station of the places; the mentions it covers become one, with the first one's role, and
+what is left of a mention it covers in part stays a mention of its own ("bordeaux")."""
 
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
-from spacy.tokens import Span
+from spacy.tokens import Doc, Span, Token
 
 from ..places.contract import Places
 from ..places.place import STATION
@@ -14,6 +16,28 @@ from ..places.place import STATION
 MAX_EXTRA_WORDS = 4
 # A mention longer than this is no station name cut short (and is not widened).
 MAX_MENTION_WORDS = 8
+# After "est" or "nord", what shows a station ("de paris est mercredi", "vers Lille nord ?"),
+# not the verb "est" ("Paris est à 2 h"): the end of the text or a sentence, a date, a time.
+_AFTER_A_STATION = {
+    "demain",
+    "aujourd'hui",
+    "lundi",
+    "mardi",
+    "mercredi",
+    "jeudi",
+    "vendredi",
+    "samedi",
+    "dimanche",
+    "vers",
+    "pour",
+    "depuis",
+    "et",
+    "ou",
+    "svp",
+    "stp",
+    "merci",
+}
+_COMPASS = {"est", "nord"}
 
 
 def _joinable(span: Span) -> bool:
@@ -21,16 +45,32 @@ def _joinable(span: Span) -> bool:
     return all(not t.is_punct or t.text in {"-", "'", "’"} for t in span) and not any(t.is_space for t in span)
 
 
-def _name_word(token) -> bool:
-    """A word a station's name may go on with beside a mention: "Lille" + "Flandres"."""
+def _name_word(token: Token) -> bool:
+    """A word a station's name may go on with beside a mention: "Lille" + "Flandres"; "est"
+    only where it ends a station's name ("Paris Est", "depuis paris est mercredi")."""
+    if token.lower_ in _COMPASS:
+        return not token.is_lower or _ends_a_name(token.doc, token.i + 1)
     return token.is_alpha and not token.is_stop
 
 
-def widest_station(span: Span, places: Places, before: Optional[Span] = None) -> Optional[Span]:
-    """The longest run of words around `span` that spells a station's name exactly (no typo
-    correction: "Massy à Palaiseau" is no Massy - Palaiseau) and is longer than the span,
-    with at least one word of its own that is not a function word ("Paris est" is no Paris
-    Est); it may cover the mention `before` it, not cut it."""
+def _ends_a_name(doc: Doc, i: int) -> bool:
+    if i >= len(doc):
+        return True
+    token = doc[i]
+    return (token.is_punct and token.text not in {"-", "'", "’"}) or token.like_num or token.lower_ in _AFTER_A_STATION
+
+
+def ends_a_station_name(span: Span) -> bool:
+    """A mention ending in "est" or "nord" where that word ends a station's name ("depuis paris
+    est mercredi": Paris Est), not where it is a verb ("Paris est à 2 h")."""
+    return span[-1].lower_ in _COMPASS and _ends_a_name(span.doc, span.end)
+
+
+def widest_station(span: Span, places: Places, before: Optional[Span] = None) -> Optional[Tuple[int, int]]:
+    """(start, end) of the longest run of words that spells a station's name exactly (no typo
+    correction: "Massy à Palaiseau" is no Massy - Palaiseau), starts at or before the start of
+    `span`, goes past its start and adds a word that is not a function word ("Paris est" is no
+    Paris Est) beside it; it may cover the mention `before` it, not cut it. None if no run does."""
     doc = span.doc
     # Most mentions stand between function words ("de Marseille à Paris"): nothing to try.
     left = span.start > 0 and _name_word(doc[span.start - 1])
@@ -41,34 +81,47 @@ def widest_station(span: Span, places: Places, before: Optional[Span] = None) ->
     if before is not None and before.start < lowest < before.end:
         lowest = before.end
     highest = min(len(doc), span.end + MAX_EXTRA_WORDS) if right else span.end
-    # One pass over the window: the runs of words that spell a place exactly, longest first.
-    for start, end in places.name_spans([t.text for t in doc[lowest:highest]], MAX_EXTRA_WORDS * 2 + len(span)):
-        start, end = start + lowest, end + lowest
-        if start > span.start or end < span.end or end - start == len(span):
+    words = [t.text for t in doc[lowest:highest]]
+    best: Optional[Tuple[int, int]] = None
+    for start in range(lowest, span.start + 1):
+        # The longest run of exact names from `start` (one pass over the window's rest).
+        runs = places.name_spans(words[start - lowest :], len(words))
+        if not runs or runs[0][0] != 0:
             continue
+        end = start + runs[0][1]
+        if end <= span.start or (start == span.start and end <= span.end):
+            continue  # does not reach into the mention, or adds nothing after it
         if before is not None and before.start < start < before.end:
-            return None  # it would cut the mention before it
+            continue  # it would cut the mention before it
         extra = list(doc[start : span.start]) + list(doc[span.end : end])
         if not any(_name_word(t) for t in extra) or not _joinable(doc[start:end]):
-            return None
+            continue
+        if best is not None and end - start <= best[1] - best[0]:
+            continue
         place = places.place(doc[start:end].text)
-        return doc[start:end] if place is not None and place.kind == STATION else None
-    return None
+        if place is not None and place.kind == STATION:
+            best = (start, end)
+    return best
 
 
 def join_station_names(spans: List[Span], places: Places) -> List[Span]:
     """The mentions (sorted by start), each widened to the station name it is part of, the
-    mentions a widened one covers merged into it (it keeps the first one's label)."""
+    mentions a widened one covers merged into it (it keeps the first one's label); the words
+    of a mention after a station's name that ends inside it stay a mention."""
     out: List[Span] = []
     for span in spans:
-        if out and span.start < out[-1].end:
+        if out and span.end <= out[-1].end:
             continue  # inside a mention already widened
+        if out and span.start < out[-1].end:
+            span = Span(span.doc, out[-1].end, span.end, label=span.label_)  # the rest of it
         wide = widest_station(span, places, out[-1] if out else None) if len(span) <= MAX_MENTION_WORDS else None
         if wide is None:
             out.append(span)
             continue
         label = span.label_
-        while out and out[-1].start >= wide.start:  # a mention before it, now part of it
+        while out and out[-1].start >= wide[0]:  # a mention before it, now part of it
             label = out.pop().label_
-        out.append(Span(span.doc, wide.start, wide.end, label=label))
+        out.append(Span(span.doc, wide[0], wide[1], label=label))
+        if wide[1] < span.end:  # "la vallee bordeaux" read as "[marne] la vallee" + "bordeaux"
+            out.append(Span(span.doc, wide[1], span.end, label=span.label_))
     return out

@@ -12,7 +12,7 @@ from .extensions import install_extensions
 from .language import is_foreign_doc
 from .modes import check_other_modes, may_name_a_mode, travels_by_other_mode
 from .ruled_out import is_ruled_out
-from .station_names import join_station_names
+from .station_names import ends_a_station_name, join_station_names
 from .trip import LABELS, Trip, trip_accuracy
 from .written import is_shouting, looks_like_name
 
@@ -122,8 +122,9 @@ class TripResolver:
         """
         if not self.resolve_names:
             return [(span, Place.unknown(span.text))]
-        if len(span) > 1 and span[-1].is_stop and span[-1].is_lower:
-            # "Paris est à quelle heure": a function word the recognizer took in is no part of a name.
+        if len(span) > 1 and span[-1].is_stop and span[-1].is_lower and not ends_a_station_name(span):
+            # "Paris est à quelle heure": a function word the recognizer took in is no part of a name
+            # (but "depuis paris est mercredi" names Paris Est).
             head = self.places.place(span[:-1].text)
             if head is not None:
                 return [(span[:-1], head)]

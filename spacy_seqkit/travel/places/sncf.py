@@ -277,6 +277,37 @@ def _tgv_forms(name: str) -> List[str]:
     return forms
 
 
+# The tail of a compound commune name people drop: "Saint-Gervais" for Saint-Gervais-les-Bains.
+_LINKING_ENDS = frozenset({"de", "du", "des", "d", "la", "le", "les", "l", "sur", "sous", "en", "lès", "lez", "et"})
+_COMMUNE_TAIL = re.compile(r"^(.+?)-(?:les|lès|lez|sur|sous|en|de|du|des|la|le)-")
+
+
+def _shortened_forms(
+    name: str,
+    parts: List[str],
+    commune_name: Optional[str],
+    word_keys: Collection[str],
+    normalise: Callable[[str], str],
+) -> List[str]:
+    """What people leave out of a long name: its last towns ("Moûtiers - Salins" for
+    Moûtiers - Salins - Brides-les-Bains), the commune after a place of its own ("Golfe Juan"
+    for Golfe Juan Vallauris: with a word of its own that is no French word, not ending on a
+    linking word, so not "Le Vieux" of Le Vieux Briollay), the tail of the commune's name
+    ("Saint-Gervais Le Fayet" for Saint-Gervais-les-Bains Le Fayet)."""
+    # Not for a TGV station: "Le Creusot - Montceau" is two towns, "Le Creusot TGV" the station.
+    forms = [" - ".join(parts[:2])] if len(parts) > 2 and "TGV" not in name.split(" ") else []
+    if commune_name and len(parts) == 1:
+        if name.endswith(" " + commune_name) and name != commune_name:
+            place = name[: -len(commune_name) - 1]
+            words = normalise(place).split()
+            if any(w not in word_keys and len(w) > 2 for w in words) and words[-1] not in _LINKING_ENDS:
+                forms.append(place)
+        short = _COMMUNE_TAIL.match(commune_name)
+        if name.startswith(commune_name + " ") and short is not None and "-" in short.group(1):
+            forms.append(short.group(1) + name[len(commune_name) :])
+    return forms
+
+
 def _city_forms(
     name: str, city: str, commune_keys: Collection[str], word_keys: Collection[str], normalise: Callable[[str], str]
 ) -> List[str]:
@@ -324,6 +355,7 @@ def station_forms(
     parts = _PART_SEPARATOR.split(station.name)
     if len(parts) > 1 and "TGV" not in station.name.split(" "):
         derived.append(" ".join(_short_part(p) for p in parts))
+    derived += _shortened_forms(station.name, parts, commune_name, word_keys, normalise)
     # A local halt (segment C only) is not known by its name without the city's.
     if city and ("A" in station.segment or ("B" in station.segment and commune_population >= BIG_CITY_POPULATION)):
         derived += _city_forms(station.name, city, commune_keys, word_keys, normalise)
