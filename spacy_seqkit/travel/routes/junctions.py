@@ -180,7 +180,7 @@ def through_points(
                 f"through point: node {p} put on line {line[best]} between nodes {src[best]}-{dst[best]} "
                 f"({off[best]:.2f} km off its chord)"
             )
-    out = []
+    out: List[Tuple[int, int, float, int, str]] = []
     for i, (u, v, length, kind, code) in enumerate(edges):
         chain = [(0.0, u)] + sorted(splits.get(i, [])) + [(1.0, v)]
         out.extend((x, y, (ty - tx) * length, kind, code) for (tx, x), (ty, y) in zip(chain, chain[1:]))
