@@ -15,8 +15,12 @@ Reads `liste-des-gares.csv` (stations and stops of every line, kilometre points)
 - lines join at the UIC codes they share; a section end that is on no other line is joined to
   the stop of another line whose kilometre point continues its own (travel.routes.junctions),
   else to the nearest point of another line within MAX_JUNCTION_KM, or AHEAD_JUNCTION_KM ahead
-  of it (the file has no junctions between stations), and a passenger station on no line to
-  the nearest node within ATTACH_KM;
+  of it (the file has no junctions between stations); a point of one line that another line's
+  stretch passes through (its kilometre-point length fits the detour by the point, the point
+  within 1 km of the stretch) is put on that line (travel.routes.junctions.through_points:
+  Brive on the Tulle line); a passenger station on no line is attached to the nearest node
+  within ATTACH_KM, else, stop after stop, to the nearest station already attached (a branch
+  the file lacks: Arcachon);
 - stations a TGV / Intercités train runs between at high speed, with no route near the straight
   distance, are joined straight (the file lists the high-speed lines' stations, rarely their ends);
 - the fastest TGV / Intercités train (number, minutes) for each ordered pair of stations one
@@ -42,7 +46,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from spacy_seqkit.travel.routes.datafile import FORMAT_VERSION, pack_strings, write_arrays  # noqa: E402
 from spacy_seqkit.travel.routes.geo import haversine_km  # noqa: E402
-from spacy_seqkit.travel.routes.junctions import ahead, dangling_ends, high_speed_links, kilometre_point_links, local_km  # noqa: E402
+from spacy_seqkit.travel.routes.junctions import (  # noqa: E402
+    ahead,
+    dangling_ends,
+    high_speed_links,
+    kilometre_point_links,
+    local_km,
+    through_points,
+)
 
 OUT = ROOT / "spacy_seqkit" / "travel" / "routes" / "data" / "network.npz"
 SNCF = ROOT.parent / "shared" / "data" / "sncf"
@@ -235,26 +246,42 @@ def attach_stations(
     extra: List[Tuple[str, Tuple[float, float]]], lonlat: np.ndarray, edges: List[Edge], first: int, report: List[str]
 ) -> List[Edge]:
     """Passenger stations on no line: a straight edge to the nearest node within ATTACH_KM,
-    of the main network where one is that near (else a fragment's node would strand them)."""
+    of the main network where one is that near (else a fragment's node would strand them);
+    then, round after round, the stations still alone to the nearest station attached within
+    ATTACH_KM (a branch the file lacks, stop after stop: Le Teich - Gujan-Mestras - La Hume -
+    La Teste-de-Buch - Arcachon, Thionville - Apach)."""
     n = len(lonlat)
     graph = coo_matrix((np.ones(len(edges)), ([e[0] for e in edges], [e[1] for e in edges])), shape=(n, n))
     labels = connected_components(graph, directed=False)[1]
     main = labels == np.bincount(labels).argmax()
     links: List[Edge] = []
-    for i, (uic, where) in enumerate(extra):
+    where_of = np.array([w for _, w in extra]).reshape(-1, 2)
+    attached: Dict[int, Tuple[int, float]] = {}
+    for i, (_, where) in enumerate(extra):
         dist = np.hypot(*local_km(lonlat[:first], np.array(where)).T)
         near = int(np.argmin(np.where(main[:first], dist, np.inf)))
         near = near if dist[near] <= ATTACH_KM else int(np.argmin(dist))
         if dist[near] <= ATTACH_KM:
+            attached[i] = (near, float(dist[near]))
+    while True:
+        done = sorted(attached)
+        rounds = {}
+        for i in (i for i in range(len(extra)) if i not in attached and done):
+            dist = np.hypot(*local_km(where_of[done], where_of[i]).T)
+            j = int(np.argmin(dist))
+            if dist[j] <= ATTACH_KM:
+                rounds[i] = (first + done[j], float(dist[j]))
+        if not rounds:
+            break
+        attached.update(rounds)
+    for i, (uic, where) in enumerate(extra):
+        if i in attached:
+            near, km = attached[i]
             links.append((first + i, near, max(haversine_km(where, lonlat[near]), 0.001), ATTACHED, ""))
-        report.append(
-            f"passenger station on no line: {uic} -> "
-            + (
-                f"attached to node {near} ({dist[near]:.2f} km)"
-                if dist[near] <= ATTACH_KM
-                else f"left unreachable (nearest node {dist[near]:.1f} km)"
-            )
-        )
+            report.append(f"passenger station on no line: {uic} -> attached to node {near} ({km:.2f} km)")
+        else:
+            km = float(np.hypot(*local_km(lonlat[:first], np.array(where)).T).min())
+            report.append(f"passenger station on no line: {uic} -> left unreachable (nearest node {km:.1f} km)")
     return links
 
 
@@ -336,6 +363,11 @@ def build(sncf: Path) -> Tuple[Dict[str, np.ndarray], List[str]]:
     pk_links = kilometre_point_links(sections, marks, lonlat, dangling_ends(sections, joined), report)
     joined.update(end for end, _, _ in pk_links)
     edges, junctions = infer_junctions(edges, sections, lonlat, joined, report)
+    node_lines: Dict[int, Set[str]] = defaultdict(set)
+    for key, nodes in sections.items():
+        for n in nodes:
+            node_lines[n].add(key[0])
+    edges = through_points(edges, node_lines, np.vstack([lonlat, np.array(junctions).reshape(-1, 2)]), report)
     edges += [(a, b, km, JUNCTION, "") for a, b, km in pk_links]
     edges += attach_stations(
         [(u, placed[u]) for u in extra],

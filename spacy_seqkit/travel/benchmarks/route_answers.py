@@ -15,26 +15,26 @@ from ..routes import RailNetwork, Route
 from ..routes.geo import haversine_km
 from .routes import corpus_answers
 
-Answer = Tuple[Tuple[Tuple[str, ...], ...], Tuple[str, ...]]
+Answer = Tuple[Tuple[Tuple[str, ...], ...], Tuple[str, ...], Tuple[Optional[str], ...]]
 
 
 def pipeline_answers(model: str, records: List[Dict]) -> List[Answer]:
-    """(stations of each place, names) of the valid answers of `model` to the records' texts."""
+    """(stations of each place, names, INSEE codes) of the valid answers of `model` to the records' texts."""
     from ..orders.answer import answer_batch
     from ..orders.backends import load_pipeline
     from ..orders.format import Order
 
     nlp = load_pipeline(model)
     orders = [Order(i + 1, str(r["id"]), r["text"], None) for i, r in enumerate(records)]
-    return [(a.stations, a.places) for a in answer_batch(nlp, orders) if a.places]
+    return [(a.stations, a.places, a.communes) for a in answer_batch(nlp, orders) if a.places]
 
 
 def detours(network: RailNetwork, answers: List[Answer]) -> Tuple[List[float], List[str]]:
     """Each route's length over the straight distance between its end stations, and the
     reasons of the answers without a route."""
     ratios, missing = [], []
-    for stations, names in answers:
-        route = route_stations(network, stations, names)
+    for stations, names, communes in answers:
+        route = route_stations(network, stations, names, communes)
         if not isinstance(route, Route):
             missing.append(f"{' > '.join(names)}: {route.reason}")
             continue

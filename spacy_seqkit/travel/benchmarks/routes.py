@@ -51,17 +51,19 @@ def time_routes(network: RailNetwork, pairs: List[Pair], keep_rows: bool, cache:
     return len(pairs) / (time.perf_counter() - start)
 
 
-def corpus_answers(records: List[Dict]) -> List[Tuple[Tuple[Tuple[str, ...], ...], Tuple[str, ...]]]:
-    """The (stations of each place, names) of every valid gold trip of `records`, as `resolve
-    --route` receives them from the pipeline (stations from the French places)."""
-    from ..orders.routing import trip_stations
+def corpus_answers(records: List[Dict]) -> List[Tuple[Tuple[Tuple[str, ...], ...], Tuple[str, ...], Tuple]]:
+    """The (stations of each place, names, INSEE codes) of every valid gold trip of `records`,
+    as `resolve --route` receives them from the pipeline (places from the French places)."""
+    from ..orders.answer import trip_values
     from ..pipeline.trip import Trip
 
     answers = []
     for record in records:
         trip = Trip.from_dict(record.get("trip"))
-        if trip.is_valid:
-            answers.append((trip_stations(trip), tuple(trip.places())))
+        values = trip_values(trip)
+        if values:
+            stations = tuple(tuple(v.uics) if v else () for v in values)
+            answers.append((stations, tuple(trip.places()), tuple(v.insee if v else None for v in values)))
     return answers
 
 
@@ -82,7 +84,7 @@ def time_answers(network: RailNetwork, answers: List, cache: bool) -> Tuple[floa
     network._cache.clear()
     network.cache_size = 4096 if cache else 0
     start = time.perf_counter()
-    found = sum(isinstance(route_stations(network, stations, names), Route) for stations, names in answers)
+    found = sum(isinstance(route_stations(network, *answer), Route) for answer in answers)
     return len(answers) / (time.perf_counter() - start), found / max(1, len(answers))
 
 

@@ -1,6 +1,7 @@
 """Answering orders with a pipeline: a batch of orders in, their answers out (`Answer`),
 the trip a pipeline answered (`trip_of`: the trip component's, or the rewriter's), the UIC
-codes of the stations serving its places (`trip_stations`, what a route starts from: routes
+codes of the stations serving its places (`trip_stations`, what a route starts from, and
+`trip_communes`, their communes' INSEE codes, for a place without station: routes
 themselves, and their graph library, are loaded only by `routing.py`), and the pipeline made
 ready to answer (`prepare_pipeline`)."""
 
@@ -29,21 +30,41 @@ def answer_orders(nlp, orders: Iterable[Order], batch_size: int = 64) -> Iterato
 
     for doc, (order, error) in nlp.pipe(texts(), as_tuples=True, batch_size=batch_size):
         trip = Trip() if error else trip_of(doc)
-        yield Answer(order.line, clean_text(order.id), tuple(trip.places()), error, trip_stations(trip))
+        values = trip_values(trip)
+        yield Answer(
+            order.line,
+            clean_text(order.id),
+            tuple(trip.places()),
+            error,
+            tuple(tuple(v.uics) if v is not None else () for v in values),
+            tuple(v.insee if v is not None else None for v in values),
+        )
 
 
-def trip_stations(trip: Trip, places=None) -> Tuple[Codes, ...]:
-    """The UIC codes serving each place of the trip (departure, stops, arrival), from its
-    place values, or looked up in `places` (default: the French places) where a trip has
-    none (a rewriter's answer); () for an INVALID trip."""
+def trip_values(trip: Trip, places=None) -> List[Optional[Place]]:
+    """The place value of each place of the trip (departure, stops, arrival), or looked up
+    in `places` (default: the French places) where a trip has none (a rewriter's answer);
+    [] for an INVALID trip."""
     if not trip.is_valid:
-        return ()
+        return []
     values: List[Optional[Place]] = [trip.departure_place, *trip.step_places, trip.arrival_place]
     names = trip.places()
     if len(values) != len(names) or any(v is None for v in values):
         places = places or make_french_places()
         values = [places.place(name) for name in names]
-    return tuple(tuple(v.uics) if v is not None else () for v in values)
+    return values
+
+
+def trip_stations(trip: Trip, places=None) -> Tuple[Codes, ...]:
+    """The UIC codes serving each place of the trip (departure, stops, arrival); () for an
+    INVALID trip."""
+    return tuple(tuple(v.uics) if v is not None else () for v in trip_values(trip, places))
+
+
+def trip_communes(trip: Trip, places=None) -> Tuple[Optional[str], ...]:
+    """The INSEE code of the commune of each place of the trip (None where it has none), from
+    which a place without a station is served by the nearest ones; () for an INVALID trip."""
+    return tuple(v.insee if v is not None else None for v in trip_values(trip, places))
 
 
 def answer_batch(nlp, orders: Iterable[Order], batch_size: int = 64) -> List[Answer]:

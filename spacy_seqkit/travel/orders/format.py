@@ -147,14 +147,16 @@ def limit_error(text: str, max_length: Optional[int] = None) -> Optional[str]:
 
 class Answer(NamedTuple):
     """The answer to one order: its places (departure, stops, arrival; none
-    for INVALID), why it could not be read, if so, and the UIC codes of the
-    stations serving each place (what a route starts from)."""
+    for INVALID), why it could not be read, if so, the UIC codes of the
+    stations serving each place (what a route starts from), and the INSEE code
+    of each place's commune (a place without station is served by the nearest)."""
 
     line: int
     id: str
     places: Tuple[str, ...]
     error: Optional[str]
     stations: Tuple[Tuple[str, ...], ...] = ()
+    communes: Tuple[Optional[str], ...] = ()
 
     def row(self, steps: bool = False) -> List[str]:
         """`id,departure,arrival` or `id,INVALID`; with `steps`, the stops between the

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional
 from ..pipeline.trip import LABELS, Trip
 from .answer import answer_batch, trip_of
 from .format import Order, clean_text, limit_error, row_writer
-from .routing import network_json, route_json, route_row, route_stations, trip_stations
+from .routing import network_json, route_json, route_row, route_stations, trip_communes, trip_stations
 
 if TYPE_CHECKING:
     from ..routes import RailNetwork
@@ -109,7 +109,7 @@ class Resolver:
         return self._network
 
     def route_of(self, trip: Trip):
-        return route_stations(self.network, trip_stations(trip), trip.places())
+        return route_stations(self.network, trip_stations(trip), trip.places(), trip_communes(trip))
 
     def routed(self, text: Any) -> Dict[str, Any]:
         """The answer to a text with its route, or RequestError (422) without a trip."""
@@ -157,7 +157,7 @@ class Resolver:
         for a in answers:
             answer = {"id": a.id, "valid": bool(a.places), "places": list(a.places), "error": a.error}
             if self.route:
-                route = route_stations(self.network, a.stations, a.places) if a.places else None
+                route = route_stations(self.network, a.stations, a.places, a.communes) if a.places else None
                 answer["line"] = csv_line(route_row(a.id, route) if route is not None else a.row())
                 answer["route"] = route_json(route) if route is not None else None
             else:

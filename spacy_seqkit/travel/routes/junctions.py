@@ -35,6 +35,8 @@ PK_AHEAD_COS = 0.0  # kilometre points that fit are evidence enough: anywhere in
 MIN_LGV_KMH = 120.0  # straight distance per hour between calls: fast, and the network is far from it
 LGV_DETOUR = 1.06  # high-speed lines are nearly straight (Paris - Lyon: 409 km for 392)
 LGV_GAP = 1.25  # a pair already joined within this times the straight distance needs no link
+THROUGH_KM = 1.0  # a point this near a stretch of another line, which that stretch can pass through
+THROUGH_SLACK_KM = 0.3
 
 
 def local_km(lonlat: np.ndarray, origin: np.ndarray) -> np.ndarray:
@@ -82,13 +84,13 @@ def kilometre_point_links(
         for gap in gaps:
             fit = ok & (gap >= straight - PK_FIT_SLACK_KM) & (gap <= PK_FIT_RATIO * straight + PK_FIT_LONG_KM)
             for i in np.flatnonzero(fit).tolist():
-                candidate = (float(gap[i] - straight[i]), float(straight[i]), int(node_a[i]), float(gap[i]))
+                candidate = (float(straight[i]), float(gap[i] - straight[i]), int(node_a[i]), float(gap[i]))
                 best = candidate if best is None or candidate < best else best
         if best is not None:
-            links.append((end, best[2], max(best[3], best[1], 0.001)))
+            links.append((end, best[2], max(best[3], best[0], 0.001)))
             report.append(
                 f"kilometre-point junction: node {end} (line {key[0]}, PK {p:.3f}) -> node {best[2]}, "
-                f"{best[3]:.1f} km by kilometre points, {best[1]:.1f} km straight"
+                f"{best[3]:.1f} km by kilometre points, {best[0]:.1f} km straight"
             )
     return links
 
@@ -128,7 +130,7 @@ def dangling_ends(sections: Dict[Key, List[int]], joined: Set[int]) -> List[Tupl
     """Section ends that no other line shares and no next section continues."""
     count: Dict[int, int] = {}
     for nodes in sections.values():
-        for n in set(nodes):
+        for n in set(nodes) if len(nodes) > 1 else ():  # a one-point section joins no line
             count[n] = count.get(n, 0) + 1
     return [
         (key, end)
@@ -137,3 +139,49 @@ def dangling_ends(sections: Dict[Key, List[int]], joined: Set[int]) -> List[Tupl
         for end in sorted({nodes[0], nodes[-1]})
         if count[end] == 1 and end not in joined
     ]
+
+
+def through_points(
+    edges: List[Tuple[int, int, float, int, str]],
+    node_lines: Dict[int, Set[str]],
+    lonlat: np.ndarray,
+    report: List[str],
+) -> List[Tuple[int, int, float, int, str]]:
+    """Stations a line passes through without listing them (Brive on the Coutras - Tulle
+    line, listed on Paris - Toulouse only): a point of another line that the line's stretch
+    between two of its points can go through, its kilometre-point length fitting the detour
+    by that point (within THROUGH_SLACK_KM) and the point within THROUGH_KM of the stretch,
+    is put on the line there, the stretch's length shared in proportion."""
+    points = sorted(node_lines)
+    xy_all = np.array(lonlat)
+    splits: Dict[int, List[Tuple[float, int]]] = {}
+    line_edges = [i for i, e in enumerate(edges) if e[4] and e[0] != e[1]]
+    src = np.array([edges[i][0] for i in line_edges])
+    dst = np.array([edges[i][1] for i in line_edges])
+    km = np.array([edges[i][2] for i in line_edges])
+    line = [edges[i][4] for i in line_edges]
+    for p in points:
+        a, b = local_km(xy_all[src], xy_all[p]), local_km(xy_all[dst], xy_all[p])
+        da, db = np.hypot(*a.T), np.hypot(*b.T)
+        d = b - a
+        t = np.clip(-(a * d).sum(1) / np.maximum((d * d).sum(1), 1e-12), 0.0, 1.0)
+        off = np.hypot(*(a + t[:, None] * d).T)
+        fit = (off <= THROUGH_KM) & (da + db <= km + THROUGH_SLACK_KM) & (src != p) & (dst != p)
+        fit &= (da > THROUGH_KM) & (db > THROUGH_KM)  # beside a point of the line: its own junction rules
+        best = None
+        for j in np.flatnonzero(fit).tolist():
+            if line[j] in node_lines[p]:
+                continue
+            if best is None or off[j] < off[best]:
+                best = j
+        if best is not None:
+            splits.setdefault(line_edges[best], []).append((float(da[best] / (da[best] + db[best])), p))
+            report.append(
+                f"through point: node {p} put on line {line[best]} between nodes {src[best]}-{dst[best]} "
+                f"({off[best]:.2f} km off its chord)"
+            )
+    out: List[Tuple[int, int, float, int, str]] = []
+    for i, (u, v, length, kind, code) in enumerate(edges):
+        chain = [(0.0, u)] + sorted(splits.get(i, [])) + [(1.0, v)]
+        out.extend((x, y, (ty - tx) * length, kind, code) for (tx, x), (ty, y) in zip(chain, chain[1:]))
+    return out

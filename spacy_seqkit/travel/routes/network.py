@@ -4,12 +4,14 @@ distances, TGV / Intercités timetables) loaded from the package's derived file.
 from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Dict, Hashable, Iterable, List, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Dict, Hashable, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
 
 from ..places.names import normalise
+from .communes import CommunePoints
 from .datafile import read_arrays, unpack_strings
+from .geo import EARTH_RADIUS_KM
 from .graph import ContractedGraph
 from .result import NoRoute, Route, RouteResult, Stop, TrainLeg
 
@@ -17,6 +19,10 @@ DATA_FILE = Path(__file__).resolve().parent / "data" / "network.npz"
 UicLike = Union[int, str]
 _SEGMENT_RANK = {"A": 0, "B": 1, "C": 2}
 Polyline = Tuple[str, List[Tuple[float, float]]]
+# A commune no station serves is served by the passenger stations nearest to it: at most
+# NEAREST_COUNT of them, within NEAREST_KM (straight distance) of the commune's point.
+NEAREST_KM = 35.0
+NEAREST_COUNT = 3
 
 
 def parse_uics(uics: Iterable[UicLike], name: str) -> List[int]:
@@ -65,6 +71,11 @@ class RailNetwork:
         self._train_key = arrays["train_from"].astype(np.int64) * n + arrays["train_to"]
         self._train_minutes = arrays["train_minutes"]
         self._train_number = unpack_strings(arrays["train_number"])
+        self._principal: Dict[Tuple[Tuple[UicLike, ...], Optional[str]], List[int]] = {}
+        self._near: Dict[str, List[Tuple[int, float]]] = {}
+        stations = np.flatnonzero(self.passenger & (self.uic != 0))
+        self._station_nodes = stations
+        self._station_rad = np.radians(np.c_[self.lon[stations], self.lat[stations]])
 
     @classmethod
     def load(cls, path: Optional[Union[str, Path]] = None) -> "RailNetwork":
@@ -89,6 +100,18 @@ class RailNetwork:
         Centre" beside Avignon TGV, "Lyon Vaise"), so that a trip to Paris from Marseille
         arrives at a main-line station, not at an RER halt, and one from Orange to Avignon
         at Avignon Centre; without any, the stations of the best segment present."""
+        if isinstance(uics, (str, int)):
+            parse_uics(uics, name)  # raises: a single code is no collection
+        key = (tuple(uics), town)
+        try:
+            found = self._principal.get(key)
+        except TypeError:  # codes that cannot be hashed: parse_uics judges them
+            return self._find_principal(key[0], name, town)
+        if found is None:
+            found = self._principal[key] = self._find_principal(key[0], name, town)
+        return list(found)
+
+    def _find_principal(self, uics: Sequence[UicLike], name: str, town: Optional[str]) -> List[int]:
         nodes = self.stations(uics, name)
         ranks = [_SEGMENT_RANK.get(self.segment[n][:1], 3) for n in nodes]
         best = min(ranks, default=3)
@@ -98,6 +121,28 @@ class RailNetwork:
         else:
             keep = [r == best for r in ranks]
         return [self._uics[n] for n, kept in zip(nodes, keep) if kept]
+
+    def nearest(
+        self, lon: float, lat: float, radius_km: float = NEAREST_KM, count: int = NEAREST_COUNT
+    ) -> List[Tuple[int, float]]:
+        """The UIC codes of the `count` passenger stations nearest to (lon, lat) within
+        `radius_km` (straight distance), nearest first, with their distance in km."""
+        lon1, lat1 = np.radians(lon), np.radians(lat)
+        rad = self._station_rad
+        h = np.sin((rad[:, 1] - lat1) / 2) ** 2 + np.cos(lat1) * np.cos(rad[:, 1]) * np.sin((rad[:, 0] - lon1) / 2) ** 2
+        km = 2 * EARTH_RADIUS_KM * np.arcsin(np.sqrt(np.minimum(h, 1.0)))
+        order = np.argsort(km, kind="stable")[:count]
+        return [(self._uics[int(self._station_nodes[i])], float(km[i])) for i in order if km[i] <= radius_km]
+
+    def near_commune(self, insee: Optional[str], points: Optional[CommunePoints] = None) -> List[Tuple[int, float]]:
+        """The 2 x NEAREST_COUNT stations `nearest` to the point of the commune of INSEE code
+        `insee` (data/communes.npz); [] for a commune without a point, or none within NEAREST_KM."""
+        if not insee:
+            return []
+        if insee not in self._near:
+            where = (points or CommunePoints.load()).point(insee)
+            self._near[insee] = self.nearest(*where, count=2 * NEAREST_COUNT) if where else []
+        return list(self._near[insee])
 
     def uics(self, segment: Optional[str] = None) -> List[int]:
         """UIC codes of the passenger stations (of one SNCF segment, "A", "B" or "C", if given)."""
@@ -113,27 +158,42 @@ class RailNetwork:
         return list(_polylines(self))
 
     def route(
-        self, departure_uics: Iterable[UicLike], arrival_uics: Iterable[UicLike], via: Sequence[Iterable[UicLike]] = ()
+        self,
+        departure_uics: Iterable[UicLike],
+        arrival_uics: Iterable[UicLike],
+        via: Sequence[Iterable[UicLike]] = (),
+        access: Optional[Mapping[int, float]] = None,
     ) -> RouteResult:
         """Shortest route by rail distance from one of `departure_uics` to one of
         `arrival_uics` through one station of each set of `via`, in order (the last
-        `cache_size` answers are kept: a Route is immutable)."""
+        `cache_size` answers are kept: a Route is immutable). `access` (UIC code -> km)
+        adds a distance to reach a station (a commune served by its nearest stations) to
+        the choice of stations; the route's length is by rail only."""
         if self.cache_size <= 0:
-            return self._route(departure_uics, arrival_uics, via)
+            return self._route(departure_uics, arrival_uics, via, access)
         try:
-            key: Tuple[object, ...] = (_frozen(departure_uics), _frozen(arrival_uics), tuple(map(_frozen, via)))
-        except TypeError:  # codes that cannot be hashed: no caching (parse_uics judges them)
-            return self._route(departure_uics, arrival_uics, via)
+            key: Tuple[object, ...] = (
+                _frozen(departure_uics),
+                _frozen(arrival_uics),
+                tuple(map(_frozen, via)),
+                frozenset(access.items()) if access else None,
+            )
+        except (TypeError, AttributeError):  # codes that cannot be hashed: no caching (parse_uics judges them)
+            return self._route(departure_uics, arrival_uics, via, access)
         if key in self._cache:
             self._cache.move_to_end(key)
             return self._cache[key]
-        result = self._cache[key] = self._route(departure_uics, arrival_uics, via)
+        result = self._cache[key] = self._route(departure_uics, arrival_uics, via, access)
         while len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
         return result
 
     def _route(
-        self, departure_uics: Iterable[UicLike], arrival_uics: Iterable[UicLike], via: Sequence[Iterable[UicLike]]
+        self,
+        departure_uics: Iterable[UicLike],
+        arrival_uics: Iterable[UicLike],
+        via: Sequence[Iterable[UicLike]],
+        access: Optional[Mapping[int, float]] = None,
     ) -> RouteResult:
         names = ["departure_uics"] + [f"via[{i}]" for i in range(len(via))] + ["arrival_uics"]
         if isinstance(via, (str, int)):
@@ -147,11 +207,12 @@ class RailNetwork:
                 )
         if not via and set(layers[0]) & set(layers[-1]):
             return NoRoute("departure and arrival are the same station")
-        cost, back = np.zeros(len(layers[0])), []
-        for here, there in zip(layers, layers[1:]):
+        offsets = [np.array([access.get(self._uics[n], 0.0) for n in layer]) if access else 0.0 for layer in layers]
+        cost, back = np.zeros(len(layers[0])) + offsets[0], []
+        for here, there, offset in zip(layers, layers[1:], offsets[1:]):
             total = cost[:, None] + self.graph.distances(here, there)
             back.append(np.argmin(total, axis=0))
-            cost = total[back[-1], np.arange(len(there))]
+            cost = total[back[-1], np.arange(len(there))] + offset
         if not np.isfinite(cost.min()):
             return NoRoute(
                 f"no rail connection from {self.names[layers[0][0]]} to {self.names[layers[-1][0]]}"
@@ -161,7 +222,8 @@ class RailNetwork:
         for b in reversed(back):
             chosen.append(int(b[chosen[-1]]))
         points = [layer[i] for layer, i in zip(layers, reversed(chosen))]
-        return self._assemble(points, layers, float(cost.min()))
+        km = float(cost.min()) - (sum(access.get(self._uics[n], 0.0) for n in points) if access else 0.0)
+        return self._assemble(points, layers, km)
 
     def _assemble(self, points: List[int], layers: List[List[int]], km: float) -> Route:
         path = [points[0]]

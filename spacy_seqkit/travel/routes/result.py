@@ -6,7 +6,9 @@ from typing import Optional, Tuple, Union
 
 @dataclass(frozen=True)
 class Stop:
-    """A station the route names: an end, a requested stop or a change of line."""
+    """A station the route names: an end, a requested stop or a change of line. A station
+    that stands for a commune no station serves (its nearest) names that commune in `serves`
+    and the straight distance to it in `access_km`."""
 
     uic: int
     name: str
@@ -15,6 +17,8 @@ class Stop:
     end: bool = False
     requested: bool = False
     change: bool = False
+    serves: str = ""
+    access_km: Optional[float] = None
 
 
 @dataclass(frozen=True)

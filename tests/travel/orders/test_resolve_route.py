@@ -9,23 +9,27 @@ import pytest
 import spacy
 
 from spacy_seqkit.travel.orders.answer import prepare_pipeline
-from spacy_seqkit.travel.orders.routing import RouteAnswers, route_stations, trip_stations
+from spacy_seqkit.travel.orders.routing import RouteAnswers, route_json, route_row, route_stations, trip_stations
 from spacy_seqkit.travel.pipeline.trip import Trip
 from spacy_seqkit.travel.routes import NoRoute, RailNetwork, Route
 
 from order_helpers import answer_csv
 from service_helpers import live_server, request
 
-ORDERS = "1,de Marseille à Paris\n2,de Toulouse à Lyon en passant par Dijon\n3,Il fait beau\n4,de Sauxillanges à Lyon\n"
+ORDERS = (
+    "1,de Marseille à Paris\n2,de Toulouse à Lyon en passant par Dijon\n3,Il fait beau\n4,de Sauxillanges à Lyon\n"
+    "5,de Bonifacio à Lyon\n"
+)
 
 
 @pytest.fixture(scope="module")
 def village_nlp():
-    """The rule-based pipeline, with Sauxillanges (a commune of the Puy-de-Dôme, no station)."""
+    """The rule-based pipeline, with Sauxillanges (a commune of the Puy-de-Dôme, no station,
+    some near) and Bonifacio (in Corsica: no station of SNCF's network within 35 km)."""
     nlp = spacy.blank("fr")
     nlp.add_pipe("entity_ruler").add_patterns(
         [
-            {"label": "DEPART", "pattern": [{"LOWER": {"IN": ["marseille", "toulouse", "sauxillanges"]}}]},
+            {"label": "DEPART", "pattern": [{"LOWER": {"IN": ["marseille", "toulouse", "sauxillanges", "bonifacio"]}}]},
             {"label": "ARRIVEE", "pattern": [{"LOWER": {"IN": ["paris", "lyon"]}}]},
             {"label": "VIA", "pattern": [{"LOWER": "dijon"}]},
         ]
@@ -37,17 +41,50 @@ def village_nlp():
 def test_resolve_route_writes_the_stations_of_each_route(village_nlp):
     out, err, counts = answer_csv(village_nlp, ORDERS.encode("utf8"), route=RouteAnswers())
     rows = [line.split(",") for line in out.splitlines()]
-    assert [r[0] for r in rows] == ["1", "2", "3", "4"]
+    assert [r[0] for r in rows] == ["1", "2", "3", "4", "5"]
     # Marseille to Paris: from Marseille's main-line station to one of Paris's, through changes.
     assert rows[0][1] == "Marseille Saint-Charles" and rows[0][-1].startswith("Paris ")
     assert len(rows[0]) > 3
     # Toulouse to Lyon through Dijon: the requested stop is a station of the route.
     assert rows[1][1] == "Toulouse Matabiau" and "Dijon" in rows[1] and rows[1][-1].startswith("Lyon")
     assert rows[2] == ["3", "INVALID"]
-    # A commune without a station has no route: INVALID, and why, by line number.
-    assert rows[3] == ["4", "INVALID"]
-    assert "line 4: no route (no station serves Sauxillanges); answered INVALID" in err
-    assert counts == {"orders": 4, "valid": 3, "invalid": 1, "malformed": 0, "no_route": 1}
+    # A commune without a station starts from a station near it; one far from any has no
+    # route: INVALID, and why, by line number.
+    assert len(rows[3]) > 2 and rows[3][-1].startswith("Lyon") and "INVALID" not in rows[3]
+    assert rows[4] == ["5", "INVALID"]
+    assert "line 5: no route (no station serves Bonifacio, nor any within 35 km of it); answered INVALID" in err
+    assert counts == {"orders": 5, "valid": 4, "invalid": 1, "malformed": 0, "no_route": 1}
+
+
+def test_route_of_a_commune_without_station_starts_at_the_nearest_and_says_so():
+    network = RailNetwork.load()
+    stations, names = ((), ("87723197",)), ("Concarneau", "Lyon")
+    # without its INSEE code, a commune without station has no route
+    assert route_stations(network, stations, names).reason == "no station serves Concarneau"
+    route = route_stations(network, stations, names, ("29039", None))
+    assert isinstance(route, Route)
+    first = route.stops[0]
+    assert first.serves == "Concarneau" and 0 < first.access_km <= 35 and first.name != "Concarneau"
+    assert route_row("1", route)[1] == first.name
+    stop = route_json(route)["stops"][0]
+    assert stop["serves"] == "Concarneau" and stop["access_km"] == first.access_km
+    assert "serves" not in route_json(route)["stops"][-1]
+    # the stations near a commune exclude those of the other end (Pierrelatte is
+    # Bourg-Saint-Andéol's nearest): the route starts at another one
+    nearest = network.near_commune("07042")[0][0]  # Bourg-Saint-Andéol
+    trip = route_stations(network, ((), (str(nearest),)), ("Bourg-Saint-Andéol", "Pierrelatte"), ("07042", None))
+    assert isinstance(trip, Route) and trip.stops[0].uic != nearest and trip.stops[-1].uic == nearest
+    far = route_stations(network, ((), ("87723197",)), ("Bonifacio", "Lyon"), ("2A041", None))
+    assert isinstance(far, NoRoute) and far.reason == "no station serves Bonifacio, nor any within 35 km of it"
+
+
+def test_route_of_two_places_sharing_a_station_keeps_their_own():
+    network = RailNetwork.load()
+    # Le Creusot and Montceau-les-Mines share the TGV station: each keeps its own station
+    route = route_stations(
+        network, (("87694000", "87694109"), ("87694109", "87694620")), ("Le Creusot", "Montceau-les-Mines")
+    )
+    assert isinstance(route, Route) and route.stops[0].uic == 87694000 and route.stops[-1].uic == 87694620
 
 
 def test_route_of_a_trip_starts_from_its_place_values(nlp):
@@ -112,4 +149,8 @@ def test_service_orders_with_route_answer_like_resolve_route(village_nlp):
     expected = answer_csv(village_nlp, ORDERS.encode("utf8"), route=RouteAnswers())[0].splitlines()
     assert [a["line"] for a in answer["answers"]] == expected
     assert answer["answers"][0]["route"]["found"] and answer["answers"][2]["route"] is None
-    assert answer["answers"][3]["route"] == {"found": False, "reason": "no station serves Sauxillanges"}
+    assert answer["answers"][3]["route"]["stops"][0]["serves"] == "Sauxillanges"
+    assert answer["answers"][4]["route"] == {
+        "found": False,
+        "reason": "no station serves Bonifacio, nor any within 35 km of it",
+    }

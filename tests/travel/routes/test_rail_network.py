@@ -13,21 +13,10 @@ from spacy_seqkit.travel.routes.network import DATA_FILE
 
 PARIS_GARE_DE_LYON = 87686006
 # Passenger stations that reach no Paris station, and why: they are on no line of "Liste
-# des gares" (the Arcachon and Thionville - Apach lines are missing from it) and more than
-# 5 km from any station of the network, so the build attaches them to nothing.
-UNREACHABLE = {
-    87191619,
-    87191627,
-    87191635,
-    87191643,  # Koenigsmacker, Malling, Sierck-les-Bains, Apach
-    87343301,
-    87345306,
-    87401323,  # Wallers, Montigny-en-Ostrevent, Mouans-Sartoux
-    87582619,
-    87582635,
-    87582643,
-    87582668,  # Gujan-Mestras, La Hume, La Teste-de-Buch, Arcachon
-}
+# des gares" and more than 5 km from any station or stop of the network (the build attaches
+# a station on no line to the nearest node, or station already attached, within 5 km: so the
+# Arcachon and Thionville - Apach branches, missing from the file, are joined stop by stop).
+UNREACHABLE = {87343301, 87345306, 87401323}  # Wallers, Montigny-en-Ostrevent, Mouans-Sartoux
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ from spacy_seqkit.travel.routes import NoRoute, RailNetwork, Route
 from spacy_seqkit.travel.routes.geo import haversine_km
 
 MARSEILLE, PARIS_LYON, LYON_PART_DIEU, PARIS_NORD = 87751008, 87686006, 87723197, 87271007
-ARCACHON = 87582668  # on no line of the station list, far from all of them
+MOUANS_SARTOUX = 87401323  # on no line of the file, 8 km from any of its points
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +70,7 @@ def test_rail_routes_take_the_best_pair_of_stations(network):
 
 
 def test_rail_routes_say_why_there_is_none(network):
-    unconnected = network.route([ARCACHON], [PARIS_NORD])
+    unconnected = network.route([MOUANS_SARTOUX], [PARIS_NORD])
     assert isinstance(unconnected, NoRoute) and "no rail connection" in unconnected.reason
     same = network.route([PARIS_NORD], [PARIS_NORD, PARIS_LYON])
     assert isinstance(same, NoRoute) and "same station" in same.reason
@@ -122,3 +122,18 @@ def test_rail_routes_principal_stations_of_a_town(network):
     names = {network.station_name(u) for u in network.principal(avignon, town="Avignon")}
     assert "Avignon Centre" in names and "Montfavet" not in names
     assert {network.station_name(u) for u in network.principal([87765412])} == {"Montfavet"}
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        (87582668, 87581009),  # Arcachon - Bordeaux: a branch the station list lacks, joined stop by stop
+        (87594499, 87594002),  # Tulle - Brive: Brive is on the Tulle line, not listed there
+        (87571000, 87571240),  # Tours - Saint-Pierre-des-Corps: the nearest stop whose PK fits
+    ],
+)
+def test_rail_routes_through_the_inferred_links_are_near_straight(network, a, b):
+    route = network.route([a], [b])
+    first, last = route.stops[0], route.stops[-1]
+    straight = haversine_km((first.lon, first.lat), (last.lon, last.lat))
+    assert straight <= route.km <= 1.6 * straight
