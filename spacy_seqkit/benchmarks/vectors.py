@@ -293,7 +293,8 @@ def run_vectors_benchmark(
         msg.text(
             f"{row['config']}: {row['ratio']:.2f}x gensim's words/s ({row['ratio_cpu']:.2f}x in CPU time); "
             f"region check {row['ours_region_acc']:.3f} vs {row['gensim_region_acc']:.3f} "
-            f"(gap {row['region_gap']:+.3f} ± {row['region_gap_se']:.3f}, {seeds} seeds a side)"
+            f"(gap {row['region_gap']:+.3f} ± {row['region_gap_se']:.3f}, {seeds} seeds a side: "
+            f"{'within' if row['region_met'] else 'NOT within'} {REGION_TOLERANCE})"
         )
     columns = [
         "config",
