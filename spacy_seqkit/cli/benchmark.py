@@ -160,6 +160,9 @@ def benchmark_vectors(
     epochs: int = typer.Option(5, "--epochs"),
     max_words: int = typer.Option(600_000, "--max-words", help="Corpus tokens used (first sentences)"),
     seed: int = typer.Option(0, "--seed"),
+    seeds: int = typer.Option(
+        10, "--seeds", help="Runs a side (seeds seed, seed + 1, ...) whose mean is the region check (at least 2)"
+    ),
 ) -> None:
     """Our word2vec vs gensim Word2Vec (skip-gram/CBOW × NS/HS): training
     words/s, ratio, and the same quality checks for both."""
@@ -180,4 +183,5 @@ def benchmark_vectors(
         epochs=epochs,
         max_words=max_words,
         seed=seed,
+        seeds=seeds,
     )

@@ -469,3 +469,32 @@ def test_vectors_jobs_hold_whole_sentences():
         words = bounds[hi] - bounds[lo]
         assert words < 100 + 40  # a job stops at the first sentence end past 100 words
     assert numpy.array_equal(numpy.unique(sentence[bounds[:-1]]), numpy.arange(50))
+
+
+def test_vectors_threads_change_who_runs_a_job_not_the_job(monkeypatch):
+    """With N threads each job gets the same words, learning-rate position
+    (words of all jobs before it, as gensim's job producer and word2vec.c's
+    shared word count decay it, not a thread's own progress) and random seed
+    as with one thread: only the Hogwild interleaving of updates differs."""
+    from spacy_seqkit.vectors.kernel import CompiledJobs
+
+    sentences = two_group_corpus(6000)
+    vocab = Vocabulary.from_sentences(sentences, min_count=1)
+    corpus = vocab.encode(sentences)
+    run = CompiledJobs._run
+    calls = {}
+
+    def recording(self, ids, bounds, done, total, seed):
+        if ids.size:  # not the warm-up call
+            calls[self.config.threads].append((done, total, seed, ids.tobytes(), bounds.tobytes()))
+        return run(self, ids, bounds, done, total, seed)
+
+    monkeypatch.setattr(CompiledJobs, "_run", recording)
+    for threads in (1, 2):
+        calls[threads] = []
+        Word2VecTrainer(vocab, toy_config("skipgram", "ns", epochs=2, threads=threads)).train(corpus)
+    one, two = sorted(calls[1]), sorted(calls[2])
+    assert one == two and len(one) > 4  # 48,000 words an epoch: several jobs
+    n = len(corpus)
+    assert [c[0] for c in one][:2] == [0, 10_000] and one[-1][0] < 2 * n == one[0][1]
+    assert len({c[2] for c in one}) == len(one)  # a seed per (epoch, job)

@@ -10,6 +10,7 @@ from spacy_seqkit.benchmarks.vectors import (
     load_corpus,
     neighbour_agreement,
     region_groups,
+    region_summary,
     similarity_accuracy,
     similarity_triples,
     synthetic_sentences,
@@ -68,6 +69,22 @@ def test_vectors_benchmark_region_check_cannot_pass_by_chance():
     assert same / pairs > 0.35  # 0.3 regional draws plus the chance of any two cities
 
 
+def test_vectors_benchmark_region_summary_is_mean_gap_and_standard_error():
+    """The region check compares the means of several runs a side; its gap's
+    standard error comes from the runs' own spread."""
+    summary = region_summary([0.90, 0.88, 0.92], [0.89, 0.91])
+    assert summary["ours_region_acc"] == pytest.approx(0.90)
+    assert summary["gensim_region_acc"] == pytest.approx(0.90)
+    assert summary["region_gap"] == pytest.approx(0.0, abs=1e-12)
+    assert summary["ours_region_sd"] == pytest.approx(0.02)
+    assert summary["region_gap_se"] == pytest.approx(numpy.sqrt(0.02**2 / 3 + 0.02**2 / 2 / 2))
+    assert summary["region_met"] and summary["ours_region_runs"] == pytest.approx([0.90, 0.88, 0.92])
+    below = region_summary([0.86, 0.88], [0.90, 0.92])
+    assert below["region_gap"] == pytest.approx(-0.04) and not below["region_met"]
+    with pytest.raises(ValueError, match="at least 2 runs"):
+        region_summary([0.9], [0.9, 0.91])
+
+
 def test_vectors_benchmark_neighbour_agreement_bounds():
     rng = numpy.random.default_rng(0)
     x = rng.normal(size=(50, 8))
@@ -97,11 +114,13 @@ def test_vectors_benchmark_runs_end_to_end(tmp_path):
 
     text = tmp_path / "text.txt"
     text.write_text("\n".join(synthetic_sentences(3000, seed=0)) + "\n", encoding="utf8")
-    rows = run_vectors_benchmark(tmp_path / "out", text=text, dim=16, epochs=2, max_words=30_000)
+    rows = run_vectors_benchmark(tmp_path / "out", text=text, dim=16, epochs=2, max_words=30_000, seeds=3)
     assert [r["config"] for r in rows] == ["skipgram ns", "skipgram hs", "cbow ns", "cbow hs"]
     for row in rows:
         assert row["ratio"] > 0
         assert row["ours_sim_acc"] > 0.8
+        assert len(row["ours_region_runs"]) == len(row["gensim_region_runs"]) == 3
+        assert row["ours_region_acc"] == pytest.approx(numpy.mean(row["ours_region_runs"]))
     data = json.loads((tmp_path / "out" / "vectors_t1.json").read_text())
     assert data["settings"]["corpus"].startswith("file")
     assert (tmp_path / "out" / "vectors_t1.png").is_file()
