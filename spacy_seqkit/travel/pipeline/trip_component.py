@@ -8,13 +8,14 @@ from spacy.training import Example
 
 from ..places.contract import Places, check_places
 from ..places.place import Place
+from .cued_ends import cued_ends
 from .extensions import install_extensions
 from .language import is_foreign_doc
 from .modes import check_other_modes, may_name_a_mode, travels_by_other_mode
 from .ruled_out import is_ruled_out
 from .station_names import ends_a_station_name, join_station_names
 from .trip import LABELS, Trip, trip_accuracy
-from .written import is_shouting, looks_like_name
+from .written import check_unknown_names, is_shouting, looks_like_name
 
 # The longest run of tokens read as one place name inside a longer mention
 # ("Saint Jean Pied de Port", "Aéroport Charles de Gaulle 2 TGV").
@@ -27,16 +28,6 @@ _PAIR_JOINERS = {"-", "–", "—", "/", "->", ">", "→", "=>", "⇒", "➔", "
 _ALTERNATIVE_LINKS = frozenset(
     "de d' d du des à a au aux pour par vers depuis bien alors plutôt plutot la le les l' l".split()
 )
-
-
-UNKNOWN_NAMES_SETTINGS = ("keep", "drop")
-
-
-def check_unknown_names(value: str) -> str:
-    """`value` if it is a setting of `unknown_names`, else a ValueError naming them."""
-    if value not in UNKNOWN_NAMES_SETTINGS:
-        raise ValueError(f"unknown_names must be one of 'keep', 'drop', got {value!r}")
-    return value
 
 
 class TripResolver:
@@ -61,7 +52,8 @@ class TripResolver:
     - one departure then several arrivals and no stop ("Paris → Dijon → Lyon"): the
       last arrival is the arrival, the ones between are stops;
     - one end only, a known place right beside it ("albi carmaux", "entre Arras et
-      Douai"): that place is the other end (`pair_ends`).
+      Douai") or after a word that says which end it is ("pr perpignan", "le TER entre
+      Mâcon et Tournus"): that place is the other end (`pair_ends`, `cued_ends.py`).
     Otherwise the departure is the first DEPART and the arrival the first ARRIVEE.
     A trip is valid with two different ends, neither offered with an alternative
     ("de Nîmes ou d'Arles"), in a request written in French (`french_only`).
@@ -162,27 +154,30 @@ class TripResolver:
     def trip_from_spans(self, spans: Iterable[Span]) -> Trip:
         return self.read(spans)[0]
 
-    def read(self, spans: Iterable[Span]) -> Tuple[Trip, List[Span]]:
-        """The trip of some DEPART / ARRIVEE / VIA spans, and the place mentions
-        it was read from, labelled with the roles they ended up with."""
+    def read(self, spans: Iterable[Span], doc: Optional[Doc] = None) -> Tuple[Trip, List[Span]]:
+        """The trip of some DEPART / ARRIVEE / VIA spans (of `doc`, where given: its words
+        may name an end no span holds), and the place mentions it was read from, labelled
+        with the roles they ended up with."""
         places = []  # (label, mention, place) in reading order
         shouting = None
         spans = sorted((s for s in spans if s.label_ in LABELS), key=lambda s: s.start)
+        doc = spans[0].doc if spans else doc
         if self.resolve_names and spans:
             spans = join_station_names(spans, self.places)
-        if self.french_only and spans and is_foreign_doc(spans[0].doc):
+        if self.french_only and doc is not None and is_foreign_doc(doc):
             # "I need a train from Paris to Lyon": a request in another language is no order.
             return Trip(), []
-        if self.other_modes == "invalid" and spans and may_name_a_mode(spans[0].doc.text):
+        if self.other_modes == "invalid" and doc is not None and may_name_a_mode(doc.text):
             # The words of the places are no means of transport: "je serai à Avion" (Pas-de-Calais).
             in_places = {i for span in spans for i in range(span.start, span.end)}
-            if travels_by_other_mode(["" if t.i in in_places else t.text for t in spans[0].doc]):
+            if travels_by_other_mode(["" if t.i in in_places else t.text for t in doc]):
                 return Trip(), []
         for span in spans:
             shouting = is_shouting(span.doc) if shouting is None else shouting
             for mention, place in self.mentions(span, shouting):
                 places.append((span.label_, mention, place))
         starts = {p[1].start for p in places}
+        mentioned = [p[1] for p in places]
         places = [p for p in places if not is_ruled_out(p[1], starts)]
         departures = [p for p in places if p[0] == "DEPART"]
         arrivals = [p for p in places if p[0] == "ARRIVEE"]
@@ -213,6 +208,11 @@ class TripResolver:
                 paired = (label, other[0], other[1])
                 places = sorted(places + [paired], key=lambda p: p[1].start)
                 (arrivals if departures else departures).append(paired)
+        if self.pair_ends and self.resolve_names and not steps and doc is not None:
+            # An end the recognizer missed, after the word that says which ("entre X et Y").
+            for new in cued_ends(doc, self.places, departures, arrivals, mentioned, starts):
+                (departures if new[0] == "DEPART" else arrivals).append(new)
+                places = sorted(places + [new], key=lambda p: p[1].start)
         if any(self.has_alternative(p[1], places) for p in departures[:1] + arrivals[:1]):
             # "de Nîmes ou d'Arles à Aix": an end in doubt makes no single trip.
             departures, arrivals, steps = [], [], []
@@ -295,7 +295,7 @@ class TripResolver:
         return False
 
     def __call__(self, doc: Doc) -> Doc:
-        trip, mentions = self.read(doc.ents)
+        trip, mentions = self.read(doc.ents, doc)
         doc._.trip = trip.to_dict()
         if self.fix_ents:
             others = [e for e in doc.ents if e.label_ not in LABELS]
@@ -375,8 +375,9 @@ def make_trip_resolver(
     With `fix_ents`, `doc.ents` are rewritten to the place mentions the trip was
     read from, with their repaired roles. With `french_only`, a request written in
     another language (English, Spanish, German, Italian) is INVALID. With `pair_ends`,
-    a request with one end found takes as its other end a known place right beside it
-    ("albi carmaux", "entre Arras et Douai"). `other_modes`: "invalid" (a request by
+    a request with one end found (or none) takes as its other end a known place right beside
+    it ("albi carmaux") or after a word that says which end ("le TER entre Mâcon et Tournus",
+    "je pars de prades pr perpignan"). `other_modes`: "invalid" (a request by
     car, plane, coach, boat, bike, on foot... that asks for no train is INVALID) or "keep"
     (read its places all the same). A place the request rules out ("pas Hendaye", "à
     Sedan, non pardon, à Reims") is never an end. `unknown_names`: "drop" (only known places

@@ -8,6 +8,15 @@ from spacy.tokens import Doc, Span
 # Lowercase words that may sit inside a written place name: "Port-sur-Saône".
 _NAME_PARTICLES = {"de", "du", "des", "d'", "la", "le", "les", "l'", "sur", "sous", "en", "lès", "lez", "et", "-"}
 _SENTENCE_ENDS = {".", "!", "?", ":", "\n", ";"}
+# `seqkit_trip`'s `unknown_names`: is a name no place holds an end as written ("keep"), or not?
+UNKNOWN_NAMES_SETTINGS = ("keep", "drop")
+
+
+def check_unknown_names(value: str) -> str:
+    """`value` if it is a setting of `unknown_names`, else a ValueError naming them."""
+    if value not in UNKNOWN_NAMES_SETTINGS:
+        raise ValueError(f"unknown_names must be one of 'keep', 'drop', got {value!r}")
+    return value
 
 
 def is_shouting(doc: Doc) -> bool:

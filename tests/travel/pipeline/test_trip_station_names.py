@@ -49,6 +49,41 @@ def trip_of(nlp, text, marked):
             [("Lille", "DEPART"), ("Flandres", "VIA"), ("Arras", "VIA"), ("Rouen", "ARRIVEE")],
             ("Lille Flandres", ("Arras",), "Rouen"),
         ),
+        # cut elsewhere than between the places: the station, then what is left of the mention
+        (
+            "2 billets marne la vallee bordeaux le 21/07",
+            [("marne", "DEPART"), ("la vallee bordeaux", "ARRIVEE")],
+            ("Marne-la-Vallée Chessy", (), "Bordeaux"),
+        ),
+        # a longer name from the mention before ("Hellemmes-Lille", a commune) is not what is meant
+        (
+            "hellemmes lille flandres c 1 station ?",
+            [("hellemmes", "DEPART"), ("lille", "ARRIVEE")],
+            ("Hellemmes", (), "Lille Flandres"),
+        ),
+        # names as people shorten them
+        (
+            "faut que j'aille a st gervais le fayet en partant d'annecy",
+            [("st gervais", "ARRIVEE"), ("le fayet", "ARRIVEE"), ("annecy", "DEPART")],
+            ("Annecy", (), "Saint-Gervais-les-Bains Le Fayet"),
+        ),
+        ("de Golfe-Juan à Nice", [("Golfe-Juan", "DEPART"), ("Nice", "ARRIVEE")], ("Golfe Juan Vallauris", (), "Nice")),
+        (
+            "de Paris Gare de Lyon à Moûtiers-Salins samedi",
+            [("Paris Gare de Lyon", "DEPART"), ("Moûtiers-Salins", "ARRIVEE")],
+            ("Paris Gare de Lyon", (), "Moûtiers - Salins - Brides-les-Bains"),
+        ),
+        # "est" ends a station's name before a date, a time or the end of the text
+        (
+            "aller a champagne ardenne tgv depuis paris est mercredi",
+            [("champagne ardenne tgv", "ARRIVEE"), ("paris est", "DEPART")],
+            ("Paris Est", (), "Champagne-Ardenne TGV"),
+        ),
+        (
+            "dispo meuse tgv vers paris est ??",
+            [("meuse tgv", "DEPART"), ("paris", "ARRIVEE")],
+            ("Meuse TGV", (), "Paris Est"),
+        ),
         # two places with a word between are two places, not a station read with a typo
         ("de Massy à Palaiseau", [("Massy", "DEPART"), ("Palaiseau", "ARRIVEE")], ("Massy", (), "Palaiseau")),
         # a function word the recognizer took in is no part of the name

@@ -1,7 +1,7 @@
 """Requests as people type them into a search box or translate them from a flight search
 ("montre-moi les trains de X à Y jeudi"), the place as the subject of the sentence ("X sera
 mon point de départ"), where one lives and works, the arrival before the departure in a
-literary register, "à destination de" / "en provenance de", a station on each end, and a bare
+literary register or typed terse ("Le Lioran depuis Aurillac"), "à destination de" / "en provenance de", a station on each end, and a bare
 "X à Y" between two small places (`search`, valid: DEP and ARR).
 
 Patterns in the slot syntax of `phrasings/__init__.py`."""
@@ -37,6 +37,11 @@ PHRASINGS: Dict[str, Tuple[str, ...]] = {
         "à destination {de:ARR} en provenance {de:DEP} {DATE} {TIME}",
         "en provenance {de:DEP} et à destination {de:ARR}, {PAX}",
         "de la gare {de:DEP} à la gare {de:ARR} {DATE}",
+        "{=ARR} depuis {DEP} {DATE}",
+        "billet {ARR} depuis {DEP} {DATE} {TIME}",
+        "{=ARR} au départ {de:DEP} {DATE}, horaires ?",
+        "aller simple {ARR} en partant {de:DEP}",
+        "{=ARR} depuis {DEP} pour le week-end",
         "je vais de la gare {de:DEP} jusqu'à la gare {de:ARR}",
         "{=DEP} à {ARR} {DATE}",
         "{=DEP} à {ARR} svp",

@@ -1,0 +1,120 @@
+"""An end the recognizer missed, read from the words before a place the request names: a trip
+with one end, or none, takes a known place that no mention covers as its other end where the
+word before it says which end it is:
+
+- "entre X et Y" said of a train: X departs, Y arrives ("le TER de 7 h 12 entre Ax-les-Thermes
+  et Foix"), unless the request is choosing ("j'hésite entre Lyon et Grenoble");
+- the arrival after "pour", "pr", "vers", "jusqu'à", or after "à" once the departure has been
+  named ("partir de Moûtiers ... à Albertville") or after a verb of going ("aller à Tours ...
+  depuis Vendôme");
+- the departure after "depuis", after "de" that follows a word of leaving ("je pars de
+  prades"), or after "de" right before the arrival's "à" ("de langres a chaumont").
+
+Only exact names of the places count (`Places.name_spans`: no typo reading, a common word
+only for a town), so "de la gare" or "à pied" give nothing.
+"""
+
+from typing import List, Optional, Sequence, Set, Tuple
+
+from spacy.tokens import Doc, Span
+
+from ..places.contract import Places
+from ..places.place import Place
+from .ruled_out import is_ruled_out
+
+ARRIVAL_CUES = frozenset({"pour", "pr", "vers", "jusqu'à", "jusqu'a", "jusqu’à", "jusqu", "jusque", "direction"})
+LOCATIVE = frozenset({"à", "a"})
+DEPARTURE_CUES = frozenset({"depuis"})
+FROM = frozenset({"de", "d'", "d’", "du"})
+LEAVING = frozenset(
+    "pars part partir partant partons partez départ depart quitter quitte quittant provenance venant viens vient".split()
+)
+
+# "entre X et Y" after these offers a choice, not a trip: "j'hésite entre Lyon et Grenoble".
+CHOOSING = frozenset("hésite hesite hésitons hésitais hésiter choisir choix balance tranché trancher".split())
+# "entre X et Y" is a trip when said of a train: "le TER de 7 h 12 entre Ax et Foix", not "le
+# contrôleur entre Dax et Bayonne" or "les travaux entre Bourges et Montluçon".
+TRAIN_WORDS = frozenset(
+    "train trains ter tgv intercités intercites ouigo rer billet billets trajet trajets correspondance "
+    "horaires aller-retour".split()
+)
+# Going "à" a place names the arrival wherever it stands: "aller à Tours ... depuis Vendôme".
+GOING = frozenset("aller vais va allons rendre rends arriver rentrer rejoindre retourner monter descendre".split())
+
+Found = Tuple[Span, Place]
+
+
+def _free_runs(doc: Doc, places: Places, taken: Sequence[Span]) -> List[Tuple[int, int]]:
+    covered = {i for span in taken for i in range(span.start, span.end)}
+    runs = places.name_spans([t.text for t in doc])
+    return [(s, e) for s, e in runs if not any(i in covered for i in range(s, e))]
+
+
+def _word(doc: Doc, i: int) -> str:
+    return doc[i].lower_ if 0 <= i < len(doc) else ""
+
+
+def _place(doc: Doc, places: Places, run: Tuple[int, int]) -> Optional[Found]:
+    span = doc[run[0] : run[1]]
+    place = places.place(span.text)
+    return (span, place) if place is not None else None
+
+
+def cued_ends(
+    doc: Doc,
+    places: Places,
+    departures: List[Tuple[str, Span, Place]],
+    arrivals: List[Tuple[str, Span, Place]],
+    taken: Sequence[Span],
+    starts: Set[int],
+) -> List[Tuple[str, Span, Place]]:
+    """The ends a trip lacks, found after their cues, as (label, mention, place): none when it
+    has both, or when the words say nothing; never a place the request rules out. `taken`:
+    the mentions already read; `starts`: where they start."""
+    if departures and arrivals:
+        return []
+    departure = departures[0][1] if departures else None
+    arrival = arrivals[0][1] if arrivals else None
+    found = zip(("DEPART", "ARRIVEE"), _cued(doc, places, departure, arrival, taken))
+    return [
+        (label, *end) for label, end in found if end is not None and not is_ruled_out(end[0], starts | {end[0].start})
+    ]
+
+
+def _cued(
+    doc: Doc, places: Places, departure: Optional[Span], arrival: Optional[Span], taken: Sequence[Span]
+) -> Tuple[Optional[Found], Optional[Found]]:
+    runs = _free_runs(doc, places, taken)
+    if not runs:
+        return None, None
+    new_departure: Optional[Found] = None
+    new_arrival: Optional[Found] = None
+    # "entre X et Y", where X or Y may be a mention already.
+    starts = {s: (s, e) for s, e in runs}
+    for span in [m for m in (departure, arrival) if m is not None] + [doc[s:e] for s, e in runs]:
+        if _word(doc, span.start - 1) != "entre" or _word(doc, span.end) != "et":
+            continue
+        if any(_word(doc, i) in CHOOSING for i in range(span.start - 4, span.start - 1)):
+            return None, None
+        if not any(_word(doc, i) in TRAIN_WORDS for i in range(span.start - 7, span.start - 1)):
+            continue
+        second = starts.get(span.end + 1)
+        if departure is None and starts.get(span.start) == (span.start, span.end):
+            new_departure = _place(doc, places, (span.start, span.end))
+        if arrival is None and second is not None:
+            new_arrival = _place(doc, places, second)
+        if new_departure or new_arrival:
+            return new_departure, new_arrival
+    if departure is not None and arrival is None:
+        for s, e in runs:
+            cue = _word(doc, s - 1)
+            if cue in ARRIVAL_CUES or (cue in LOCATIVE and (s > departure.start or _word(doc, s - 2) in GOING)):
+                return None, _place(doc, places, (s, e))
+    if arrival is not None and departure is None:
+        for s, e in runs:
+            cue = _word(doc, s - 1)
+            leaving = cue in FROM and (_word(doc, s - 2) in LEAVING or _word(doc, s - 3) in LEAVING)
+            before_arrival = cue in FROM and e + 1 == arrival.start and _word(doc, e) in LOCATIVE
+            if cue in DEPARTURE_CUES or leaving or before_arrival:
+                return _place(doc, places, (s, e)), None
+    return None, None

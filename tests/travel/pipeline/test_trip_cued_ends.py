@@ -1,0 +1,80 @@
+"""An end the recognizer missed is read from the word before a known place (`cued_ends.py`)."""
+
+import pytest
+import spacy
+
+from spacy_seqkit.travel.pipeline import trip_component
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    nlp = spacy.blank("fr")
+    nlp.add_pipe("seqkit_trip")
+    return nlp
+
+
+def trip_of(nlp, text, marked, monkeypatch, cued=True):
+    """(departure, arrival) of `text` with the entities `marked`; with `cued` False, as
+    without this rule."""
+    doc = nlp.make_doc(text)
+    ents = []
+    for mention, label in marked:
+        start = text.index(mention)
+        ents.append(doc.char_span(start, start + len(mention), label=label))
+    doc.ents = ents
+    with monkeypatch.context() as patch:
+        if not cued:
+            patch.setattr(trip_component, "cued_ends", lambda *args: [])
+        trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    return trip["departure"], trip["arrival"]
+
+
+@pytest.mark.parametrize(
+    "text,marked,expected",
+    [
+        ("le train de 16 h 40 entre Mâcon et Tournus circule le dimanche ?", [], ("Mâcon", "Tournus")),
+        ("un train le dimanche entre saint avold et forbach ?", [], ("Saint-Avold", "Forbach")),
+        ("jpars de prades ce soir pr perpignan", [("prades", "DEPART")], ("Prades", "Perpignan")),
+        (
+            "celle-ci devra quitter Bourges le 9 ; elle est attendue à Nevers",
+            [("Bourges", "DEPART")],
+            ("Bourges", "Nevers"),
+        ),
+        ("aller à Tours euh depuis Vendôme plutôt", [("Vendôme", "DEPART")], ("Vendôme", "Tours")),
+        ("je pars de Pau pour rejoindre Lourdes", [("Lourdes", "ARRIVEE")], ("Pau", "Lourdes")),
+    ],
+)
+def test_a_missing_end_is_read_after_its_cue(nlp, text, marked, expected, monkeypatch):
+    assert trip_of(nlp, text, marked, monkeypatch) == expected
+    assert trip_of(nlp, text, marked, monkeypatch, cued=False) != expected
+
+
+@pytest.mark.parametrize(
+    "text,marked",
+    [
+        # a choice, not a trip
+        ("j'hésite entre Lyon et Grenoble", [("Grenoble", "ARRIVEE")]),
+        ("nous n'avons pas tranché entre Saint-Brieuc et Lannion", []),
+        # "entre X et Y" not said of a train
+        ("Mdr le contrôleur entre Dax et Bayonne il chantait", []),
+        ("les travaux sur la ligne entre Bourges et Montluçon vont durer", []),
+        # "de" alone is no departure ("l'hôpital de Guéret")
+        ("voir ma mère à l'hôpital de Guéret, je pars ce soir pour Limoges", [("Limoges", "ARRIVEE")]),
+        # "à" before the departure is where one is, not where one goes
+        ("j'habite à Murat et je pars de Aurillac", [("Aurillac", "DEPART")]),
+        # a place the request rules out is no end
+        ("je pars de Dax mais pas pour Hendaye", [("Dax", "DEPART")]),
+    ],
+)
+def test_no_end_without_a_cue_that_says_which(nlp, text, marked, monkeypatch):
+    assert trip_of(nlp, text, marked, monkeypatch) == trip_of(nlp, text, marked, monkeypatch, cued=False)
+
+
+def test_pair_ends_off_reads_no_cue(nlp):
+    resolver = nlp.get_pipe("seqkit_trip")
+    doc = nlp.make_doc("le train de 16 h 40 entre Mâcon et Tournus")
+    resolver.pair_ends = False
+    try:
+        assert resolver(doc)._.trip["departure"] is None
+    finally:
+        resolver.pair_ends = True
