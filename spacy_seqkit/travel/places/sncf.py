@@ -26,118 +26,16 @@ BIG_CITY_POPULATION = 100_000
 # "Lille Europe" is no reason to read "Europe" as a station, nor "Évreux Normandie" "Normandie";
 # with "TGV" they do ("Lorraine TGV", "TGV Haute-Picardie").
 GENERIC_WORDS = frozenset(
-    {
-        "ville",
-        "centre",
-        "halte",
-        "plage",
-        "port",
-        "nord",
-        "sud",
-        "est",
-        "ouest",
-        "rive",
-        "droite",
-        "gauche",
-        "haut",
-        "haute",
-        "bas",
-        "basse",
-        "aeroport",
-        "village",
-        "bourg",
-        "bains",
-        "tgv",
-        "ter",
-        "tram",
-        "train",
-        "rer",
-        "zone",
-        "industrielle",
-        "europe",
-        "france",
-        "pays",
-        "normandie",
-        "bretagne",
-        "picardie",
-        "lorraine",
-        "alsace",
-        "champagne",
-        "ardenne",
-        "bourgogne",
-        "auvergne",
-        "provence",
-        "savoie",
-        "flandre",
-        "flandres",
-        "aquitaine",
-        "occitanie",
-        "anjou",
-        "bearn",
-        "sologne",
-        "berry",
-        "limousin",
-        "rhone",
-        "alpes",
-        "loire",
-        "hopital",
-        "universite",
-        "lycee",
-        "college",
-        "stade",
-        "musee",
-        "musees",
-        "prefecture",
-        "parc",
-        "chateau",
-        "foret",
-        "porte",
-        "pont",
-        "mairie",
-        "eglise",
-        "quartier",
-        "cite",
-        "campus",
-        "international",
-        "tt",
-        "le",
-        "la",
-        "les",
-        "l",
-        "de",
-        "du",
-        "des",
-        "d",
-        "et",
-        "sur",
-        "sous",
-        "en",
-        "lez",
-        "aux",
-        "au",
-        "pres",
-    }
+    "ville centre halte plage port nord sud est ouest rive droite gauche haut haute bas basse "
+    "aeroport village bourg bains tgv ter tram train rer zone industrielle europe france pays "
+    "normandie bretagne picardie lorraine alsace champagne ardenne bourgogne auvergne provence savoie "
+    "flandre flandres aquitaine occitanie anjou bearn sologne berry limousin rhone alpes loire "
+    "hopital universite lycee college stade musee musees prefecture parc chateau foret porte pont "
+    "mairie eglise quartier cite campus international tt le la les l de du des d et sur sous en lez "
+    "aux au pres".split()
 )
 # A remainder starting with one of these belongs to the commune's name ("Angoulins sur Mer").
-_LINKING_STARTS = frozenset(
-    {
-        "sur",
-        "sous",
-        "en",
-        "les",
-        "lez",
-        "le",
-        "la",
-        "l",
-        "de",
-        "d",
-        "du",
-        "des",
-        "aux",
-        "au",
-        "pres",
-    }
-)
+_LINKING_STARTS = frozenset("sur sous en les lez le la l de d du des aux au pres".split())
 # "Paris Est" is "la gare de l'Est" to travellers.
 _COMPASS_GARES = {"nord": "Gare du Nord", "est": "Gare de l'Est", "sud": "Gare du Sud", "ouest": "Gare de l'Ouest"}
 # " - " joins the communes a station serves ("Le Creusot - Montceau-les-Mines - Montchanin TGV").
@@ -278,7 +176,7 @@ def _tgv_forms(name: str) -> List[str]:
 
 
 # The tail of a compound commune name people drop: "Saint-Gervais" for Saint-Gervais-les-Bains.
-_LINKING_ENDS = frozenset({"de", "du", "des", "d", "la", "le", "les", "l", "sur", "sous", "en", "lès", "lez", "et"})
+_LINKING_ENDS = _LINKING_STARTS | {"lès", "et"}
 _COMMUNE_TAIL = re.compile(r"^(.+?)-(?:les|lès|lez|sur|sous|en|de|du|des|la|le)-")
 
 
