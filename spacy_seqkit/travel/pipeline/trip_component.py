@@ -15,7 +15,7 @@ from .modes import check_other_modes, may_name_a_mode, travels_by_other_mode
 from .ruled_out import is_ruled_out
 from .station_names import ends_a_station_name, join_station_names
 from .trip import LABELS, Trip, trip_accuracy
-from .written import check_unknown_names, is_shouting, looks_like_name
+from .written import check_unknown_names, doc_text, looks_like_name
 
 # The longest run of tokens read as one place name inside a longer mention
 # ("Saint Jean Pied de Port", "Aéroport Charles de Gaulle 2 TGV").
@@ -159,7 +159,6 @@ class TripResolver:
         may name an end no span holds), and the place mentions it was read from, labelled
         with the roles they ended up with."""
         places = []  # (label, mention, place) in reading order
-        shouting = None
         spans = sorted((s for s in spans if s.label_ in LABELS), key=lambda s: s.start)
         doc = spans[0].doc if spans else doc
         if self.resolve_names and spans:
@@ -167,14 +166,13 @@ class TripResolver:
         if self.french_only and doc is not None and is_foreign_doc(doc):
             # "I need a train from Paris to Lyon": a request in another language is no order.
             return Trip(), []
-        if self.other_modes == "invalid" and doc is not None and may_name_a_mode(doc.text):
+        if self.other_modes == "invalid" and doc is not None and may_name_a_mode(doc_text(doc)):
             # The words of the places are no means of transport: "je serai à Avion" (Pas-de-Calais).
             in_places = {i for span in spans for i in range(span.start, span.end)}
             if travels_by_other_mode(["" if t.i in in_places else t.text for t in doc]):
                 return Trip(), []
         for span in spans:
-            shouting = is_shouting(span.doc) if shouting is None else shouting
-            for mention, place in self.mentions(span, shouting):
+            for mention, place in self.mentions(span):
                 places.append((span.label_, mention, place))
         starts = {p[1].start for p in places}
         mentioned = [p[1] for p in places]
