@@ -41,6 +41,8 @@ TRAIN_WORDS = frozenset(
 # Going "à" a place names the arrival wherever it stands: "aller à Tours ... depuis Vendôme".
 GOING = frozenset("aller vais va allons rendre rends arriver rentrer rejoindre retourner monter descendre".split())
 
+HESITATIONS = frozenset({"euh", "heu", "hum", "bah", "ben"})
+
 Found = Tuple[Span, Place]
 
 
@@ -52,6 +54,14 @@ def _free_runs(doc: Doc, places: Places, taken: Sequence[Span]) -> List[Tuple[in
 
 def _word(doc: Doc, i: int) -> str:
     return doc[i].lower_ if 0 <= i < len(doc) else ""
+
+
+def _cue_at(doc: Doc, start: int) -> int:
+    """Where the word before `start` is, hesitations aside ("au départ de euh saintes")."""
+    i = start - 1
+    while _word(doc, i) in HESITATIONS:
+        i -= 1
+    return i
 
 
 def _place(doc: Doc, places: Places, run: Tuple[int, int]) -> Optional[Found]:
@@ -107,13 +117,15 @@ def _cued(
             return new_departure, new_arrival
     if departure is not None and arrival is None:
         for s, e in runs:
-            cue = _word(doc, s - 1)
-            if cue in ARRIVAL_CUES or (cue in LOCATIVE and (s > departure.start or _word(doc, s - 2) in GOING)):
+            i = _cue_at(doc, s)
+            cue = _word(doc, i)
+            if cue in ARRIVAL_CUES or (cue in LOCATIVE and (s > departure.start or _word(doc, i - 1) in GOING)):
                 return None, _place(doc, places, (s, e))
     if arrival is not None and departure is None:
         for s, e in runs:
-            cue = _word(doc, s - 1)
-            leaving = cue in FROM and (_word(doc, s - 2) in LEAVING or _word(doc, s - 3) in LEAVING)
+            i = _cue_at(doc, s)
+            cue = _word(doc, i)
+            leaving = cue in FROM and (_word(doc, i - 1) in LEAVING or _word(doc, i - 2) in LEAVING)
             before_arrival = cue in FROM and e + 1 == arrival.start and _word(doc, e) in LOCATIVE
             if cue in DEPARTURE_CUES or leaving or before_arrival:
                 return _place(doc, places, (s, e)), None

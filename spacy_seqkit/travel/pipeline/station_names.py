@@ -70,7 +70,9 @@ def widest_station(span: Span, places: Places, before: Optional[Span] = None) ->
     """(start, end) of the longest run of words that spells a station's name exactly (no typo
     correction: "Massy à Palaiseau" is no Massy - Palaiseau), starts at or before the start of
     `span`, goes past its start and adds a word that is not a function word ("Paris est" is no
-    Paris Est) beside it; it may cover the mention `before` it, not cut it. None if no run does."""
+    Paris Est) beside it; it may cover the mention `before` it, and cut it only where that
+    mention, right before, names no one place ("wimille wimereux boulogne" + "ville": Boulogne
+    Ville, the station). None if no run does."""
     doc = span.doc
     # Most mentions stand between function words ("de Marseille à Paris"): nothing to try.
     left = span.start > 0 and _name_word(doc[span.start - 1])
@@ -83,6 +85,8 @@ def widest_station(span: Span, places: Places, before: Optional[Span] = None) ->
     highest = min(len(doc), span.end + MAX_EXTRA_WORDS) if right else span.end
     words = [t.text for t in doc[lowest:highest]]
     best: Optional[Tuple[int, int]] = None
+    # A mention before that names no one place ("wimille wimereux boulogne") may give up its end.
+    cuttable = before is not None and before.end == span.start and places.place(before.text) is None
     for start in range(lowest, span.start + 1):
         # The longest run of exact names from `start` (one pass over the window's rest).
         runs = places.name_spans(words[start - lowest :], len(words))
@@ -91,8 +95,8 @@ def widest_station(span: Span, places: Places, before: Optional[Span] = None) ->
         end = start + runs[0][1]
         if end <= span.start or (start == span.start and end <= span.end):
             continue  # does not reach into the mention, or adds nothing after it
-        if before is not None and before.start < start < before.end:
-            continue  # it would cut the mention before it
+        if before is not None and before.start < start < before.end and not cuttable:
+            continue  # it would cut the mention before it, a place as a whole
         extra = list(doc[start : span.start]) + list(doc[span.end : end])
         if not any(_name_word(t) for t in extra) or not _joinable(doc[start:end]):
             continue
@@ -119,6 +123,9 @@ def join_station_names(spans: List[Span], places: Places) -> List[Span]:
             out.append(span)
             continue
         label = span.label_
+        if out and out[-1].start < wide[0] < out[-1].end:  # the end of the mention before it
+            cut = out.pop()
+            out.append(Span(span.doc, cut.start, wide[0], label=cut.label_))
         while out and out[-1].start >= wide[0]:  # a mention before it, now part of it
             label = out.pop().label_
         out.append(Span(span.doc, wide[0], wide[1], label=label))

@@ -42,6 +42,7 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
         ),
         ("aller à Tours euh depuis Vendôme plutôt", [("Vendôme", "DEPART")], ("Vendôme", "Tours")),
         ("je pars de Pau pour rejoindre Lourdes", [("Lourdes", "ARRIVEE")], ("Pau", "Lourdes")),
+        ("un billet pour euh cognac au départ de euh saintes", [("cognac", "ARRIVEE")], ("Saintes", "Cognac")),
     ],
 )
 def test_a_missing_end_is_read_after_its_cue(nlp, text, marked, expected, monkeypatch):

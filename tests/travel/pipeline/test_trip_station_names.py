@@ -61,6 +61,12 @@ def trip_of(nlp, text, marked):
             [("hellemmes", "DEPART"), ("lille", "ARRIVEE")],
             ("Hellemmes", (), "Lille Flandres"),
         ),
+        # the end of a mention that is several places, with the next one, is a station
+        (
+            "wimille wimereux boulogne ville aujourdhui",
+            [("wimille wimereux boulogne", "DEPART"), ("ville", "ARRIVEE")],
+            ("Wimille - Wimereux", (), "Boulogne-sur-Mer"),
+        ),
         # names as people shorten them
         (
             "faut que j'aille a st gervais le fayet en partant d'annecy",
