@@ -4,7 +4,7 @@ word before it says which end it is:
 
 - "entre X et Y" said of a train: X departs, Y arrives ("le TER de 7 h 12 entre Ax-les-Thermes
   et Foix"), unless the request is choosing ("j'hésite entre Lyon et Grenoble");
-- the arrival after "pour", "pr", "vers", "jusqu'à", or after "à" once the departure has been
+- the arrival after "pour", "pr", "vers", "jusqu'à", "à destination de", or after "à" once the departure has been
   named ("partir de Moûtiers ... à Albertville") or after a verb of going ("aller à Tours ...
   depuis Vendôme");
 - the departure after "depuis", after "de" that follows a word of leaving ("je pars de
@@ -41,7 +41,10 @@ TRAIN_WORDS = frozenset(
 # Going "à" a place names the arrival wherever it stands: "aller à Tours ... depuis Vendôme".
 GOING = frozenset("aller vais va allons rendre rends arriver rentrer rejoindre retourner monter descendre".split())
 
-HESITATIONS = frozenset({"euh", "heu", "hum", "bah", "ben"})
+# What may stand between a cue and its place: hesitations, articles ("depuis la gare de l'Est").
+BETWEEN = frozenset({"euh", "heu", "hum", "bah", "ben", "la", "le", "les", "l'", "l’"})
+# "à destination de X", "en direction de X": an arrival after "de".
+TOWARDS = frozenset({"destination", "direction"})
 
 Found = Tuple[Span, Place]
 
@@ -57,9 +60,10 @@ def _word(doc: Doc, i: int) -> str:
 
 
 def _cue_at(doc: Doc, start: int) -> int:
-    """Where the word before `start` is, hesitations aside ("au départ de euh saintes")."""
+    """Where the word before `start` is, hesitations and articles aside ("au départ de euh
+    saintes")."""
     i = start - 1
-    while _word(doc, i) in HESITATIONS:
+    while _word(doc, i) in BETWEEN:
         i -= 1
     return i
 
@@ -119,13 +123,19 @@ def _cued(
         for s, e in runs:
             i = _cue_at(doc, s)
             cue = _word(doc, i)
-            if cue in ARRIVAL_CUES or (cue in LOCATIVE and (s > departure.start or _word(doc, i - 1) in GOING)):
+            towards = cue in FROM and _word(doc, i - 1) in TOWARDS
+            if (
+                cue in ARRIVAL_CUES
+                or towards
+                or (cue in LOCATIVE and (s > departure.start or _word(doc, i - 1) in GOING))
+            ):
                 return None, _place(doc, places, (s, e))
     if arrival is not None and departure is None:
         for s, e in runs:
             i = _cue_at(doc, s)
             cue = _word(doc, i)
             leaving = cue in FROM and (_word(doc, i - 1) in LEAVING or _word(doc, i - 2) in LEAVING)
+            leaving = leaving and _word(doc, i - 1) not in TOWARDS
             before_arrival = cue in FROM and e + 1 == arrival.start and _word(doc, e) in LOCATIVE
             if cue in DEPARTURE_CUES or leaving or before_arrival:
                 return _place(doc, places, (s, e)), None

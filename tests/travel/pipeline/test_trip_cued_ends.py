@@ -43,6 +43,8 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
         ("aller à Tours euh depuis Vendôme plutôt", [("Vendôme", "DEPART")], ("Vendôme", "Tours")),
         ("je pars de Pau pour rejoindre Lourdes", [("Lourdes", "ARRIVEE")], ("Pau", "Lourdes")),
         ("un billet pour euh cognac au départ de euh saintes", [("cognac", "ARRIVEE")], ("Saintes", "Cognac")),
+        ("rejoindre Troyes depuis la gare de l'Est le mardi 16", [("Troyes", "ARRIVEE")], ("Paris Est", "Troyes")),
+        ("partir de Modane samedi, toujours à destination de Chambéry", [("Modane", "DEPART")], ("Modane", "Chambéry")),
     ],
 )
 def test_a_missing_end_is_read_after_its_cue(nlp, text, marked, expected, monkeypatch):
