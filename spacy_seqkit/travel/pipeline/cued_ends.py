@@ -7,8 +7,9 @@ word before it says which end it is:
 - the arrival after "pour", "pr", "vers", "jusqu'à", "à destination de", or after "à" once the departure has been
   named ("partir de Moûtiers ... à Albertville") or after a verb of going ("aller à Tours ...
   depuis Vendôme");
-- the departure after "depuis", after "de" that follows a word of leaving ("je pars de
-  prades"), or after "de" right before the arrival's "à" ("de langres a chaumont").
+- the departure after "depuis", "départ", after "de" that follows a word of leaving ("je pars
+  de prades"), after "de" right before the arrival's "à" ("de langres a chaumont"), or where
+  one lives ("j'habite Abbeville", "ma tante vit à Sellières").
 
 Only exact names of the places count (`Places.name_spans`: no typo reading, a common word
 only for a town), so "de la gare" or "à pied" give nothing.
@@ -30,6 +31,10 @@ LEAVING = frozenset(
     "pars part partir partant partons partez départ depart quitter quitte quittant provenance venant viens vient".split()
 )
 
+# Where one lives is where one leaves from once the other end is named: "j'habite Abbeville".
+LIVING = frozenset("habite habitons habitent vis vit vivons vivent réside résidons résident loge logeons".split())
+# "départ Moûtiers vers 6 h": the departure right after the word.
+DEPARTURE_WORDS = frozenset({"départ", "depart"})
 # "entre X et Y" after these offers a choice, not a trip: "j'hésite entre Lyon et Grenoble".
 CHOOSING = frozenset("hésite hesite hésitons hésitais hésiter choisir choix balance tranché trancher".split())
 # "entre X et Y" is a trip when said of a train: "le TER de 7 h 12 entre Ax et Foix", not "le
@@ -137,6 +142,7 @@ def _cued(
             leaving = cue in FROM and (_word(doc, i - 1) in LEAVING or _word(doc, i - 2) in LEAVING)
             leaving = leaving and _word(doc, i - 1) not in TOWARDS
             before_arrival = cue in FROM and e + 1 == arrival.start and _word(doc, e) in LOCATIVE
-            if cue in DEPARTURE_CUES or leaving or before_arrival:
+            living = cue in LIVING or (cue in LOCATIVE and _word(doc, i - 1) in LIVING)
+            if cue in DEPARTURE_CUES or cue in DEPARTURE_WORDS or leaving or before_arrival or living:
                 return _place(doc, places, (s, e)), None
     return None, None

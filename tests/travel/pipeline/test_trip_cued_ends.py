@@ -43,6 +43,13 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
         ("aller à Tours euh depuis Vendôme plutôt", [("Vendôme", "DEPART")], ("Vendôme", "Tours")),
         ("je pars de Pau pour rejoindre Lourdes", [("Lourdes", "ARRIVEE")], ("Pau", "Lourdes")),
         ("un billet pour euh cognac au départ de euh saintes", [("cognac", "ARRIVEE")], ("Saintes", "Cognac")),
+        (
+            "je dois aller a albertville jeudi, départ moutiers vers 6h",
+            [("albertville", "ARRIVEE")],
+            ("Moûtiers", "Albertville"),
+        ),
+        ("Un concours à Amiens le 4 juin. J'habite Abbeville.", [("Amiens", "ARRIVEE")], ("Abbeville", "Amiens")),
+        ("Ma tante vit à Sellières et voudrait venir à Dole", [("Dole", "ARRIVEE")], ("Sellières", "Dole")),
         ("rejoindre Troyes depuis la gare de l'Est le mardi 16", [("Troyes", "ARRIVEE")], ("Paris Est", "Troyes")),
         ("partir de Modane samedi, toujours à destination de Chambéry", [("Modane", "DEPART")], ("Modane", "Chambéry")),
     ],
