@@ -73,10 +73,7 @@ class ContractedGraph:
         self._anchor_arrays()
         # Python lists: a route reads them node by node, faster than numpy scalars.
         self._root, self._chain_of, self._offset = self.root.tolist(), self.chain_of.tolist(), self.offset.tolist()
-        self._anc = [
-            [(p, k) for p, k in zip(pos, km) if k != np.inf]
-            for pos, km in zip(self.anc_pos.tolist(), self.anc_km.tolist())
-        ]
+        self._anc: Dict[int, List[Tuple[int, float]]] = {}  # node -> its anchors, as needed
         self._pred: Dict[int, List[int]] = {}
         self._anchor_cache: Dict[int, List[Anchor]] = {}
         self._at, self._is_core = self.at.tolist(), (self.core_pos >= 0).tolist()
@@ -225,6 +222,10 @@ class ContractedGraph:
     def small_distances(self, sources: Sequence[int], targets: Sequence[int]) -> List[List[float]]:
         """`distances` as lists, in Python: faster for a few sources and targets."""
         anc, root, chain_of, depth = self._anc, self._root, self._chain_of, self.depth
+        for node in (*sources, *targets):
+            if node not in anc:
+                pos, km = self.anc_pos[node].tolist(), self.anc_km[node].tolist()
+                anc[node] = [(p, k) for p, k in zip(pos, km) if k != np.inf]
         self._row([p for s in sources for p, _ in anc[s]])
         rows = self.rows
         out = []
