@@ -1,19 +1,21 @@
 """`RailNetwork`: the SNCF railway network (stations by UIC code, lines, kilometre-point
 distances, TGV / Intercités timetables) loaded from the package's derived file."""
 
+import math
 from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Dict, Hashable, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Dict, Hashable, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ..places.names import normalise
+from .assemble import RouteAssembler
 from .communes import CommunePoints
 from .datafile import read_arrays, unpack_strings
 from .geo import EARTH_RADIUS_KM
 from .graph import ContractedGraph
-from .result import NoRoute, Route, RouteResult, Stop, TrainLeg
+from .result import NoRoute, RouteResult
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "network.npz"
 UicLike = Union[int, str]
@@ -32,6 +34,9 @@ def parse_uics(uics: Iterable[UicLike], name: str) -> List[int]:
         raise ValueError(f"{name} must be a collection of UIC codes, not a single {type(uics).__name__}")
     out = []
     for uic in uics:
+        if type(uic) is int and uic >= 0:  # the common case, as the rest would answer it
+            out.append(uic)
+            continue
         text = str(uic).strip()
         if isinstance(uic, bool) or not text.isdigit():
             raise ValueError(f"{name}: {uic!r} is not a UIC code (digits, e.g. 87543017)")
@@ -56,21 +61,10 @@ class RailNetwork:
         src, dst = arrays["edge_src"], arrays["edge_dst"]
         self.graph = ContractedGraph(len(self.uic), src, dst, arrays["edge_km"])
         self.node_of: Dict[int, int] = {u: i for i, u in enumerate(self.uic.tolist()) if u}
-        # Lines of each edge as a bit mask: a route stays on a line while the masks intersect.
-        ptr, lines = arrays["edge_line_ptr"].tolist(), arrays["edge_line"].tolist()
-        self._lines: List[Dict[int, int]] = [{} for _ in range(len(self.uic))]
-        for e, (a, b) in enumerate(zip(src.tolist(), dst.tolist())):
-            mask = sum(1 << line for line in lines[ptr[e] : ptr[e + 1]])
-            self._lines[a][b] = self._lines[b][a] = mask
-        # Python lists: a route reads them node by node, faster than numpy scalars.
-        self._uics: List[int] = self.uic.tolist()
-        self._points: List[Tuple[float, float]] = list(zip(self.lon.tolist(), self.lat.tolist()))
+        self.assembler = RouteAssembler(arrays, self.graph, self.names, self.line_codes)
+        self._uics: List[int] = self.assembler.uics
         self._cache: "OrderedDict[Tuple[object, ...], RouteResult]" = OrderedDict()
         self.cache_size = 4096
-        n = len(self.uic)
-        self._train_key = arrays["train_from"].astype(np.int64) * n + arrays["train_to"]
-        self._train_minutes = arrays["train_minutes"]
-        self._train_number = unpack_strings(arrays["train_number"])
         self._principal: Dict[Tuple[Tuple[UicLike, ...], Optional[str]], List[int]] = {}
         self._near: Dict[str, List[Tuple[int, float]]] = {}
         stations = np.flatnonzero(self.passenger & (self.uic != 0))
@@ -128,11 +122,15 @@ class RailNetwork:
         """The UIC codes of the `count` passenger stations nearest to (lon, lat) within
         `radius_km` (straight distance), nearest first, with their distance in km."""
         lon1, lat1 = np.radians(lon), np.radians(lat)
-        rad = self._station_rad
+        # only the stations of the band of latitudes within `radius_km`: a station further
+        # north or south is further away than that
+        band = np.flatnonzero(np.abs(self._station_rad[:, 1] - lat1) <= radius_km / EARTH_RADIUS_KM * (1 + 1e-9))
+        rad = self._station_rad[band]
         h = np.sin((rad[:, 1] - lat1) / 2) ** 2 + np.cos(lat1) * np.cos(rad[:, 1]) * np.sin((rad[:, 0] - lon1) / 2) ** 2
         km = 2 * EARTH_RADIUS_KM * np.arcsin(np.sqrt(np.minimum(h, 1.0)))
         order = np.argsort(km, kind="stable")[:count]
-        return [(self._uics[int(self._station_nodes[i])], float(km[i])) for i in order if km[i] <= radius_km]
+        nodes = self._station_nodes[band]
+        return [(self._uics[int(nodes[i])], float(km[i])) for i in order if km[i] <= radius_km]
 
     def near_commune(self, insee: Optional[str], points: Optional[CommunePoints] = None) -> List[Tuple[int, float]]:
         """The 2 x NEAREST_COUNT stations `nearest` to the point of the commune of INSEE code
@@ -207,104 +205,33 @@ class RailNetwork:
                 )
         if not via and set(layers[0]) & set(layers[-1]):
             return NoRoute("departure and arrival are the same station")
-        offsets = [np.array([access.get(self._uics[n], 0.0) for n in layer]) if access else 0.0 for layer in layers]
-        cost, back = np.zeros(len(layers[0])) + offsets[0], []
+        uics, graph = self._uics, self.graph
+        offsets = [[access.get(uics[n], 0.0) for n in layer] if access else [0.0] * len(layer) for layer in layers]
+        cost, back = [0.0 + o for o in offsets[0]], []
         for here, there, offset in zip(layers, layers[1:], offsets[1:]):
-            total = cost[:, None] + self.graph.distances(here, there)
-            back.append(np.argmin(total, axis=0))
-            cost = total[back[-1], np.arange(len(there))] + offset
-        if not np.isfinite(cost.min()):
+            # the best station of `here` before each of `there` (the first of equals)
+            small = len(here) * len(there) <= 16
+            rows = graph.small_distances(here, there) if small else graph.distances(here, there).tolist()
+            pick, reached = [], []
+            for j, extra in enumerate(offset):
+                column = [c + row[j] for c, row in zip(cost, rows)]
+                i = column.index(min(column))
+                pick.append(i)
+                reached.append(column[i] + extra)
+            back.append(pick)
+            cost = reached
+        best = min(cost)
+        if not math.isfinite(best):
             return NoRoute(
                 f"no rail connection from {self.names[layers[0][0]]} to {self.names[layers[-1][0]]}"
                 + (" through the requested stops" if via else "")
             )
-        chosen = [int(np.argmin(cost))]
+        chosen = [cost.index(best)]
         for b in reversed(back):
-            chosen.append(int(b[chosen[-1]]))
+            chosen.append(b[chosen[-1]])
         points = [layer[i] for layer, i in zip(layers, reversed(chosen))]
-        km = float(cost.min()) - (sum(access.get(self._uics[n], 0.0) for n in points) if access else 0.0)
-        return self._assemble(points, layers, km)
-
-    def _assemble(self, points: List[int], layers: List[List[int]], km: float) -> Route:
-        path = [points[0]]
-        for a, b in zip(points, points[1:]):
-            path.extend(self.graph.path(a, b)[1:])
-        changes, lines = self._changes(path)
-        requested = set(points[1:-1])
-        marks = {path[0], path[-1]} | requested | changes
-        uics = self._uics
-        named = [i for i, n in enumerate(path) if n in marks]
-        stops = tuple(
-            Stop(
-                uics[n],
-                self.names[n],
-                *self._points[n],
-                end=n in (path[0], path[-1]),
-                requested=n in requested,
-                change=n in changes,
-            )
-            for i, n in zip(named, map(path.__getitem__, named))
-            if uics[n] and (i == 0 or n != path[i - 1])
-        )
-        codes = self.uic[path]
-        trains = [self._fastest_train(here, there) for here, there in zip(layers, layers[1:])]
-        timetable, minutes = "", None
-        if all(t is not None for t in trains):
-            minutes = sum(t.minutes for t in trains if t is not None)
-            timetable = "fastest TGV / Intercités train of each leg (calendars not matched, no connection times)"
-        else:
-            missing = next(i for i, t in enumerate(trains) if t is None)
-            timetable = (
-                f"no timetable: no TGV or Intercités train runs from {self.names[points[missing]]} "
-                f"to {self.names[points[missing + 1]]}"
-            )
-        return Route(
-            stops=stops,
-            km=round(km, 3),
-            path=tuple(codes[codes != 0].tolist()),
-            coords=tuple(map(self._points.__getitem__, path)),
-            lines=tuple(lines),
-            trains=tuple(t for t in trains if t is not None) if minutes is not None else (),
-            minutes=minutes,
-            timetable=timetable,
-        )
-
-    def _changes(self, path: List[int]) -> Tuple[Set[int], List[str]]:
-        """Nodes where the route leaves every line it was on, and the lines used, in order."""
-        changes: Set[int] = set()
-        used: List[str] = []
-        current = 0
-        lines = self._lines
-        for a, b in zip(path, path[1:]):
-            mask = lines[a][b]
-            if not mask:  # an inferred link: no line of its own
-                continue
-            if current & mask:
-                current &= mask
-                continue
-            if current:
-                changes.add(a)
-                used.append(self._first_line(current))
-            current = mask
-        if current:
-            used.append(self._first_line(current))
-        return changes, used
-
-    def _first_line(self, mask: int) -> str:
-        return self.line_codes[(mask & -mask).bit_length() - 1]
-
-    def _fastest_train(self, here: List[int], there: List[int]) -> Optional[TrainLeg]:
-        """The fastest train calling at one of `here` then at one of `there`, if any."""
-        if not len(self._train_key):
-            return None
-        keys = (np.asarray(here, dtype=np.int64)[:, None] * len(self.uic) + np.asarray(there)).ravel()
-        at = np.minimum(np.searchsorted(self._train_key, keys), len(self._train_key) - 1)
-        at = at[self._train_key[at] == keys]
-        if not len(at):
-            return None
-        i = int(at[np.argmin(self._train_minutes[at])])
-        a, b = divmod(int(self._train_key[i]), len(self.uic))
-        return TrainLeg(int(self.uic[a]), int(self.uic[b]), self._train_number[i], int(self._train_minutes[i]))
+        km = best - (sum(access.get(uics[n], 0.0) for n in points) if access else 0.0)
+        return self.assembler.route(points, layers, km)
 
 
 def _frozen(uics: Any) -> Hashable:
