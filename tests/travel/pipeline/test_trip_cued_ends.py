@@ -44,7 +44,7 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
         ("je pars de Pau pour rejoindre Lourdes", [("Lourdes", "ARRIVEE")], ("Pau", "Lourdes")),
         ("un billet pour euh cognac au départ de euh saintes", [("cognac", "ARRIVEE")], ("Saintes", "Cognac")),
         (
-            "je dois aller a albertville jeudi, départ moutiers vers 6h",
+            "je dois aller a albertville jeudi, départ Moûtiers vers 6h",
             [("albertville", "ARRIVEE")],
             ("Moûtiers", "Albertville"),
         ),
