@@ -1,6 +1,6 @@
 """`seqkit_trip`: turns DEPART / ARRIVEE / VIA entities into `doc._.trip`."""
 
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -15,7 +15,7 @@ from .modes import check_other_modes, may_name_a_mode, travels_by_other_mode
 from .ruled_out import is_ruled_out
 from .station_names import ends_a_station_name, join_station_names
 from .trip import LABELS, Trip, trip_accuracy
-from .written import check_unknown_names, doc_text, looks_like_name
+from .written import ShoutingText, check_unknown_names, doc_text, looks_like_name
 
 # The longest run of tokens read as one place name inside a longer mention
 # ("Saint Jean Pied de Port", "Aéroport Charles de Gaulle 2 TGV").
@@ -98,7 +98,7 @@ class TripResolver:
             self._places = make_french_places()
         return self._places
 
-    def mentions(self, span: Span, shouting: Optional[bool] = None) -> List[Tuple[Span, Place]]:
+    def mentions(self, span: Span, shouting: Union[bool, ShoutingText, None] = None) -> List[Tuple[Span, Place]]:
         """The (mention, place) pairs a span names, in reading order; each mention
         is the span itself or a part of it.
 
@@ -171,8 +171,9 @@ class TripResolver:
             in_places = {i for span in spans for i in range(span.start, span.end)}
             if travels_by_other_mode(["" if t.i in in_places else t.text for t in doc]):
                 return Trip(), []
+        shouting = ShoutingText(doc) if doc is not None else None
         for span in spans:
-            for mention, place in self.mentions(span):
+            for mention, place in self.mentions(span, shouting):
                 places.append((span.label_, mention, place))
         starts = {p[1].start for p in places}
         mentioned = [p[1] for p in places]

@@ -1,7 +1,7 @@
 """How a mention is written: as a proper name, or in a text that shouts (all capitals),
 where every word looks like one."""
 
-from typing import Optional
+from typing import Optional, Union
 
 from spacy.tokens import Doc, Span
 
@@ -31,7 +31,21 @@ def is_shouting(doc: Doc) -> bool:
     return bool(letters) and sum(c.isupper() for c in letters) > 0.5 * len(letters)
 
 
-def looks_like_name(span: Span, shouting: Optional[bool] = None) -> bool:
+class ShoutingText:
+    """Whether a doc's text shouts, read the first time it is asked and kept: the
+    mentions of one doc ask once between them, and a doc with no unknown name never."""
+
+    def __init__(self, doc: Doc) -> None:
+        self.doc = doc
+        self.value: Optional[bool] = None
+
+    def __bool__(self) -> bool:
+        if self.value is None:
+            self.value = is_shouting(self.doc)
+        return self.value
+
+
+def looks_like_name(span: Span, shouting: Union[bool, ShoutingText, None] = None) -> bool:
     """Written as a proper name: capitalised, not at the start of a sentence
     (where any word is), not in all-caps text (where every word is, see
     `is_shouting`, computed here when not given), and every other word
