@@ -8,7 +8,8 @@
   output is byte-identical to the one-process output;
 - start-up: time to the first answer of a one-order file, without the start-up cache of
   large regular expressions (`spacy_seqkit.regex_cache`), at the first start (which
-  writes it) and at a later start; the resolve runs then start with it, as users' do;
+  writes it) and at a later start, beside a bare `import spacy` (the floor); the resolve
+  runs then start with the cache, as users' do;
 - the memory check: one process on a much larger file (peak resident memory);
 - `serve` under `n_requests` requests from `clients` concurrent clients on
   localhost (a bounded count: it stops by itself): requests/s, p50 / p99
@@ -193,10 +194,15 @@ def load_service(url_port: int, texts: Sequence[str], n_requests: int, clients: 
 
 def time_startup(model: str, work: Path, sentence: str, cache_dir: Path) -> List[Dict[str, Any]]:
     """Time to the first answer of a one-order `resolve`: with the start-up cache off,
-    at the first start with it (an empty cache folder: it is written) and at a later one."""
+    at the first start with it (an empty cache folder: it is written) and at a later one;
+    beside them, the time a bare `python -c "import spacy"` takes on the same machine."""
     one = work / "one-order.csv"
     write_orders(one, [sentence], 1)
-    rows = []
+    # The floor no start-up work of ours can go under: importing spaCy (and with it thinc and torch).
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "import spacy"], env=thread_env(1), check=True)
+    floor = time.perf_counter() - start
+    rows = [{"start": "`import spacy` alone (the floor)", "first answer (s)": floor, "whole run (s)": floor}]
     for name, folder in (
         ("no start-up cache", ""),
         ("first start (writes the cache)", str(cache_dir)),

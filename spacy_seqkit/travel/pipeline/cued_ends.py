@@ -11,6 +11,10 @@ word before it says which end it is:
   de prades"), after "de" right before the arrival's "à" ("de langres a chaumont"), or where
   one lives ("j'habite Abbeville", "ma tante vit à Sellières").
 
+And two ends the recognizer read the other way round, by the same words: the arrival after a
+departure's cue ("le lioran depuis aurillac", "chenonceaux au départ de tours") or the departure
+after an arrival's, while the other end has no cue of its own role (`roles_reversed`).
+
 Only exact names of the places count (`Places.name_spans`: no typo reading, a common word
 only for a town), so "de la gare" or "à pied" give nothing.
 """
@@ -50,6 +54,9 @@ GOING = frozenset("aller vais va allons rendre rends arriver rentrer rejoindre r
 BETWEEN = frozenset({"euh", "heu", "hum", "bah", "ben", "la", "le", "les", "l'", "l’"})
 # "à destination de X", "en direction de X": an arrival after "de".
 TOWARDS = frozenset({"destination", "direction"})
+
+# "X > Y", "X -> Y": the way the trip goes, whatever the words before X say.
+ARROWS = frozenset({">", "->", "→", "=>", ">>", "-", "–", "—", "-->"})
 
 Found = Tuple[Span, Place]
 
@@ -146,3 +153,35 @@ def _cued(
             if cue in DEPARTURE_CUES or cue in DEPARTURE_WORDS or leaving or before_arrival or living:
                 return _place(doc, places, (s, e)), None
     return None, None
+
+
+def cued_role(doc: Doc, mention: Span) -> Optional[str]:
+    """The end the words right before `mention` say it is: "DEPART" after "depuis", "départ" or
+    a leaving word's "de" ("en partant de", "au départ de", "en provenance de"), "ARRIVEE" after
+    "pour", "vers", "jusqu'à", "à destination de"; None where they say neither."""
+    i = _cue_at(doc, mention.start)
+    cue = _word(doc, i)
+    if cue in FROM and _word(doc, i - 1) in TOWARDS:
+        return "ARRIVEE"
+    if cue in DEPARTURE_CUES or cue in DEPARTURE_WORDS:
+        return "DEPART"
+    if cue in FROM and (_word(doc, i - 1) in LEAVING or _word(doc, i - 2) in LEAVING):
+        return "DEPART"
+    return "ARRIVEE" if cue in ARRIVAL_CUES else None
+
+
+def roles_reversed(departure: Span, arrival: Span) -> bool:
+    """The recognizer's departure and arrival are the other way round by their cues: the
+    arrival after a departure's cue and the departure after no such cue, or the departure
+    after an arrival's cue and the arrival after no such cue. An arrow from the departure to the
+    arrival, or the arrival right after the departure, keeps them: the cue is the pair's
+    ("billet pr evreux > st lazare", "combien pour Banvillars (Territoire de Belfort) Lannion")."""
+    between = [t.text for t in departure.doc[departure.end : arrival.start]]
+    if departure.end <= arrival.start and (
+        all(t in ARROWS for t in between) or (between[0] == "(" and between[-1] == ")")
+    ):
+        return False
+    cue_of_departure, cue_of_arrival = cued_role(departure.doc, departure), cued_role(arrival.doc, arrival)
+    return (cue_of_arrival == "DEPART" and cue_of_departure != "DEPART") or (
+        cue_of_departure == "ARRIVEE" and cue_of_arrival != "ARRIVEE"
+    )

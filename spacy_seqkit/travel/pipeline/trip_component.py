@@ -8,7 +8,7 @@ from spacy.training import Example
 
 from ..places.contract import Places, check_places
 from ..places.place import Place
-from .cued_ends import cued_ends
+from .cued_ends import cued_ends, roles_reversed
 from .extensions import install_extensions
 from .language import is_foreign_doc
 from .modes import check_other_modes, may_name_a_mode, travels_by_other_mode
@@ -208,10 +208,13 @@ class TripResolver:
                 places = sorted(places + [paired], key=lambda p: p[1].start)
                 (arrivals if departures else departures).append(paired)
         if self.pair_ends and self.resolve_names and not steps and doc is not None:
-            # An end the recognizer missed, after the word that says which ("entre X et Y").
+            # An end the recognizer missed, after the word that says which ("entre X et Y"); two
+            # ends the words before them say are the other way round ("le lioran depuis aurillac").
             for new in cued_ends(doc, self.places, departures, arrivals, mentioned, starts):
                 (departures if new[0] == "DEPART" else arrivals).append(new)
                 places = sorted(places + [new], key=lambda p: p[1].start)
+            if len(departures) == 1 == len(arrivals) and roles_reversed(departures[0][1], arrivals[0][1]):
+                departures, arrivals = arrivals, departures
         if any(self.has_alternative(p[1], places) for p in departures[:1] + arrivals[:1]):
             # "de Nîmes ou d'Arles à Aix": an end in doubt makes no single trip.
             departures, arrivals, steps = [], [], []

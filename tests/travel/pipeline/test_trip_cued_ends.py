@@ -88,3 +88,50 @@ def test_pair_ends_off_reads_no_cue(nlp):
         assert resolver(doc)._.trip["departure"] is None
     finally:
         resolver.pair_ends = True
+
+
+@pytest.mark.parametrize(
+    "text,marked,expected",
+    [
+        # The recognizer's roles, against the words right before the places (made-up requests).
+        (
+            "le lioran depuis aurillac samedi",
+            [("le lioran", "DEPART"), ("aurillac", "ARRIVEE")],
+            ("Aurillac", "Le Lioran"),
+        ),
+        (
+            "chenonceaux au depart de tours, horaires ?",
+            [("chenonceaux", "DEPART"), ("tours", "ARRIVEE")],
+            ("Tours", "Chenonceaux"),
+        ),
+        (
+            "Réunion au siège de Reims ; mon train devra partir de Charleville-Mézières",
+            [("Reims", "DEPART"), ("Charleville-Mézières", "ARRIVEE")],
+            ("Charleville-Mézières", "Reims"),
+        ),
+        (
+            "un aller vers Gap, moi qui suis à Briançon",
+            [("Gap", "DEPART"), ("Briançon", "ARRIVEE")],
+            ("Briançon", "Gap"),
+        ),
+    ],
+)
+def test_ends_the_recognizer_reversed_follow_their_cues(nlp, text, marked, expected, monkeypatch):
+    assert trip_of(nlp, text, marked, monkeypatch) == expected
+    with monkeypatch.context() as patch:
+        patch.setattr(trip_component, "roles_reversed", lambda *args: False)
+        assert trip_of(nlp, text, marked, monkeypatch) == expected[::-1]
+
+
+@pytest.mark.parametrize(
+    "text,marked,expected",
+    [
+        # Each end after its own cue, or the cue said of the pair: the recognizer's roles stay.
+        ("depuis Lyon pour Paris", [("Lyon", "DEPART"), ("Paris", "ARRIVEE")], ("Lyon", "Paris")),
+        ("billet pr evreux > rouen lundi", [("evreux", "DEPART"), ("rouen", "ARRIVEE")], ("Évreux", "Rouen")),
+        ("combien pour Brest (Finistère) Quimper", [("Brest", "DEPART"), ("Quimper", "ARRIVEE")], ("Brest", "Quimper")),
+        ("de Nantes à Angers", [("Nantes", "DEPART"), ("Angers", "ARRIVEE")], ("Nantes", "Angers")),
+    ],
+)
+def test_ends_after_their_own_cues_keep_their_roles(nlp, text, marked, expected, monkeypatch):
+    assert trip_of(nlp, text, marked, monkeypatch) == expected
