@@ -7,9 +7,10 @@ word before it says which end it is:
 - the arrival after "pour", "pr", "vers", "jusqu'à", "à destination de", or after "à" once the departure has been
   named ("partir de Moûtiers ... à Albertville") or after a verb of going ("aller à Tours ...
   depuis Vendôme");
-- the departure after "depuis", "départ", after "de" that follows a word of leaving ("je pars
-  de prades"), after "de" right before the arrival's "à" ("de langres a chaumont"), or where
-  one lives ("j'habite Abbeville", "ma tante vit à Sellières").
+- the departure after "depuis", "départ", a leaving verb's object ("nous quittons Metz"), after
+  "de" that follows a word of leaving ("je pars de prades"), after "de" right before the
+  arrival's "à" ("de langres a chaumont"), or where one lives ("j'habite Abbeville", "ma tante
+  vit à Sellières", "j'habite encore à Laval").
 
 And two ends the recognizer read the other way round, by the same words: the arrival after a
 departure's cue ("le lioran depuis aurillac", "chenonceaux au départ de tours") or the departure
@@ -37,6 +38,10 @@ LEAVING = frozenset(
 
 # Where one lives is where one leaves from once the other end is named: "j'habite Abbeville".
 LIVING = frozenset("habite habitons habitent vis vit vivons vivent réside résidons résident loge logeons".split())
+# "j'habite encore à Laval": words between living and its "à".
+STILL = frozenset("encore toujours actuellement maintenant désormais".split())
+# Leaving a place named right after the verb: "nous quittons Metz pour Bar-le-Duc".
+QUITTING = frozenset("quitte quitter quittons quittez quittent quittant quitterai quitterons quittera".split())
 # "départ Moûtiers vers 6 h": the departure right after the word.
 DEPARTURE_WORDS = frozenset({"départ", "depart"})
 # "entre X et Y" after these offers a choice, not a trip: "j'hésite entre Lyon et Grenoble".
@@ -57,6 +62,9 @@ TOWARDS = frozenset({"destination", "direction"})
 
 # "X > Y", "X -> Y": the way the trip goes, whatever the words before X say.
 ARROWS = frozenset({">", "->", "→", "=>", ">>", "-", "–", "—", "-->"})
+
+# What may join the two ends of a terse request: "albi carmaux", "Arras et Douai", "X / Y".
+PAIR_JOINERS = {"-", "–", "—", "/", "->", ">", "→", "=>", "⇒", "➔", "➡", "➡️", ",", "et", "+", "<>", "<->"}
 
 Found = Tuple[Span, Place]
 
@@ -149,8 +157,16 @@ def _cued(
             leaving = cue in FROM and (_word(doc, i - 1) in LEAVING or _word(doc, i - 2) in LEAVING)
             leaving = leaving and _word(doc, i - 1) not in TOWARDS
             before_arrival = cue in FROM and e + 1 == arrival.start and _word(doc, e) in LOCATIVE
-            living = cue in LIVING or (cue in LOCATIVE and _word(doc, i - 1) in LIVING)
-            if cue in DEPARTURE_CUES or cue in DEPARTURE_WORDS or leaving or before_arrival or living:
+            lives = _word(doc, i - 1) in LIVING or (_word(doc, i - 1) in STILL and _word(doc, i - 2) in LIVING)
+            living = cue in LIVING or (cue in LOCATIVE and lives)
+            if (
+                cue in DEPARTURE_CUES
+                or cue in DEPARTURE_WORDS
+                or cue in QUITTING
+                or leaving
+                or before_arrival
+                or living
+            ):
                 return _place(doc, places, (s, e)), None
     return None, None
 
@@ -163,7 +179,7 @@ def cued_role(doc: Doc, mention: Span) -> Optional[str]:
     cue = _word(doc, i)
     if cue in FROM and _word(doc, i - 1) in TOWARDS:
         return "ARRIVEE"
-    if cue in DEPARTURE_CUES or cue in DEPARTURE_WORDS:
+    if cue in DEPARTURE_CUES or cue in DEPARTURE_WORDS or cue in QUITTING:
         return "DEPART"
     if cue in FROM and (_word(doc, i - 1) in LEAVING or _word(doc, i - 2) in LEAVING):
         return "DEPART"
@@ -185,3 +201,31 @@ def roles_reversed(departure: Span, arrival: Span) -> bool:
     return (cue_of_arrival == "DEPART" and cue_of_departure != "DEPART") or (
         cue_of_departure == "ARRIVEE" and cue_of_arrival != "ARRIVEE"
     )
+
+
+def adjacent_place(
+    mention: Span, after: bool, read: Sequence[Tuple[str, Span, Place]], places: Places, max_tokens: int
+) -> Optional[Found]:
+    """A place `places` knows right after (or before) `mention`, of at most `max_tokens`
+    tokens, with at most two joining tokens between ("-", "/", "->", "et", ","), that no
+    mention of `read` covers: the other end of "albi carmaux"."""
+    doc = mention.doc
+    taken = {i for _, m, _ in read for i in range(m.start, m.end)}
+    step = 1 if after else -1
+    i = mention.end if after else mention.start - 1
+    for _ in range(2):
+        if 0 <= i < len(doc) and doc[i].lower_ in PAIR_JOINERS:
+            i += step
+    if not 0 <= i < len(doc) or i in taken or not doc[i].is_alpha:
+        return None
+    for size in range(min(max_tokens, len(doc)), 0, -1):
+        start, end = (i, i + size) if after else (i - size + 1, i + 1)
+        if start < 0 or end > len(doc) or any(j in taken for j in range(start, end)):
+            continue
+        part = doc[start:end]
+        if not (part[0].is_alpha and part[-1].is_alpha):
+            continue
+        place = places.place(part.text)
+        if place is not None:
+            return part, place
+    return None

@@ -8,8 +8,9 @@ from spacy.training import Example
 
 from ..places.contract import Places, check_places
 from ..places.place import Place
-from .cued_ends import cued_ends, roles_reversed
+from .cued_ends import adjacent_place, cued_ends, roles_reversed
 from .extensions import install_extensions
+from .homonyms import settle_homonyms
 from .language import is_foreign_doc
 from .modes import check_other_modes, may_name_a_mode, travels_by_other_mode
 from .ruled_out import is_ruled_out
@@ -22,8 +23,6 @@ from .written import ShoutingText, check_unknown_names, doc_text, looks_like_nam
 MAX_NAME_TOKENS = 8
 # Words that offer an alternative: "de Nîmes ou d'Arles", "soit Lyon soit Grenoble".
 _ALTERNATIVES = {"ou", "soit"}
-# What may join the two ends of a terse request: "albi carmaux", "Arras et Douai", "X / Y".
-_PAIR_JOINERS = {"-", "–", "—", "/", "->", ">", "→", "=>", "⇒", "➔", "➡", "➡️", ",", "et", "+", "<>", "<->"}
 # What may stand between "ou" and the alternative place: "ou de", "ou bien à", "ou pour".
 _ALTERNATIVE_LINKS = frozenset(
     "de d' d du des à a au aux pour par vers depuis bien alors plutôt plutot la le les l' l".split()
@@ -51,12 +50,13 @@ class TripResolver:
     - an end missing while stops exist: the first stop departs, the last arrives;
     - one departure then several arrivals and no stop ("Paris → Dijon → Lyon"): the
       last arrival is the arrival, the ones between are stops;
-    - one end only, a known place right beside it ("albi carmaux", "entre Arras et
-      Douai") or after a word that says which end it is ("pr perpignan", "le TER entre
-      Mâcon et Tournus"): that place is the other end (`pair_ends`, `cued_ends.py`).
-    Otherwise the departure is the first DEPART and the arrival the first ARRIVEE.
-    A trip is valid with two different ends, neither offered with an alternative
-    ("de Nîmes ou d'Arles"), in a request written in French (`french_only`).
+    - one end only, a known place right beside it ("albi carmaux") or after a word that
+      says which end it is ("pr perpignan"): that place is the other end (`pair_ends`,
+      `cued_ends.py`); two ends the words before them say are reversed swap.
+    Otherwise the departure is the first DEPART and the arrival the first ARRIVEE; a name
+    several communes share is the one beside the other end (`homonyms.py`). A trip is
+    valid with two different ends, neither offered with an alternative ("de Nîmes ou
+    d'Arles"), in a request written in French (`french_only`).
 
     With `fix_ents` (the default), `doc.ents` become the mentions the trip was
     read from, with the roles they ended up with, so entities and trip agree:
@@ -90,8 +90,7 @@ class TripResolver:
 
     @property
     def places(self) -> Places:
-        # Built on first use, so that a resolver made for its rules alone (gold trips
-        # of entities that need no names) costs nothing.
+        # Built on first use: a resolver made for its rules alone (gold trips) costs nothing.
         if self._places is None:
             from ..places.registry import make_french_places
 
@@ -201,7 +200,7 @@ class TripResolver:
             # "albi carmaux" with only "carmaux" found: a known place right beside the one
             # end, joined by nothing or by "-", "/", "->", "et", is the other end.
             end = (departures or arrivals)[0]
-            other = self.adjacent_place(end[1], after=bool(departures), places=places)
+            other = adjacent_place(end[1], bool(departures), places, self.places, MAX_NAME_TOKENS)
             if other is not None:
                 label = "ARRIVEE" if departures else "DEPART"
                 paired = (label, other[0], other[1])
@@ -215,6 +214,8 @@ class TripResolver:
                 places = sorted(places + [new], key=lambda p: p[1].start)
             if len(departures) == 1 == len(arrivals) and roles_reversed(departures[0][1], arrivals[0][1]):
                 departures, arrivals = arrivals, departures
+        if self.resolve_names:  # "depuis etaples jusqu'a boulogne": Boulogne-sur-Mer, beside Étaples
+            settle_homonyms(departures, arrivals, places, self.places)
         if any(self.has_alternative(p[1], places) for p in departures[:1] + arrivals[:1]):
             # "de Nîmes ou d'Arles à Aix": an end in doubt makes no single trip.
             departures, arrivals, steps = [], [], []
@@ -237,30 +238,6 @@ class TripResolver:
             label, mention = found[0], found[1]
             mentions.append(Span(mention.doc, mention.start, mention.end, label=roles.get(id(found), label)))
         return trip, mentions
-
-    def adjacent_place(self, mention: Span, after: bool, places) -> Optional[Tuple[Span, Place]]:
-        """A place `places` knows right after (or before) `mention`, with at most two
-        joining tokens between ("-", "/", "->", "et", ","), that is no mention yet."""
-        doc = mention.doc
-        taken = {i for _, m, _ in places for i in range(m.start, m.end)}
-        step = 1 if after else -1
-        i = mention.end if after else mention.start - 1
-        for _ in range(2):
-            if 0 <= i < len(doc) and doc[i].lower_ in _PAIR_JOINERS:
-                i += step
-        if not 0 <= i < len(doc) or i in taken or not doc[i].is_alpha:
-            return None
-        for size in range(min(MAX_NAME_TOKENS, len(doc)), 0, -1):
-            start, end = (i, i + size) if after else (i - size + 1, i + 1)
-            if start < 0 or end > len(doc) or any(j in taken for j in range(start, end)):
-                continue
-            part = doc[start:end]
-            if not (part[0].is_alpha and part[-1].is_alpha):
-                continue
-            place = self.places.place(part.text)
-            if place is not None:
-                return part, place
-        return None
 
     def has_alternative(self, mention: Span, places: List[Tuple[str, Span, Place]]) -> bool:
         """The mention is one of two places offered as alternatives: "Nîmes ou (d')Arles",
@@ -291,10 +268,11 @@ class TripResolver:
         before = mention.start
         while before > 0 and doc[before - 1].lower_ in _ALTERNATIVE_LINKS:
             before -= 1
-        if before > 0 and doc[before - 1].lower_ in _ALTERNATIVES:
-            if doc[before - 1].lower_ == "soit" or place_before(before - 1):
-                return True
-        return False
+        return (
+            before > 0
+            and doc[before - 1].lower_ in _ALTERNATIVES
+            and (doc[before - 1].lower_ == "soit" or place_before(before - 1))
+        )
 
     def __call__(self, doc: Doc) -> Doc:
         trip, mentions = self.read(doc.ents, doc)
@@ -309,8 +287,7 @@ class TripResolver:
             yield self(doc)
 
     def score(self, examples: Iterable[Example], **kwargs) -> Dict[str, Any]:
-        """Trip accuracy: the predicted trip equals the trip of the gold
-        entities (both ends and validity)."""
+        """Trip accuracy: the predicted trip equals the gold entities' trip (both ends, validity)."""
         return score_trips(examples, self)
 
     # Stateless apart from its settings, which live in the config: nothing to save.

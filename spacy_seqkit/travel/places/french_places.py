@@ -8,7 +8,7 @@ from typing import FrozenSet, List, Optional, Tuple
 
 from .communes import read_communes, read_departements
 from .index import CITY_ALIASES, MIN_WORD_PLACE_POPULATION, Entry, NameIndex, load_index, shipped_data, short_form
-from .lookup import resolve_cached
+from .lookup import candidate_keys, resolve_cached
 from .names import ARTICLE, FOREIGN_PLACES, TYPE_WORDS, normalise
 from .place import COMMUNE, STATION, Place
 
@@ -166,6 +166,14 @@ class FrenchPlaces:
             raise TypeError(f"place() expects a str, got {type(text).__name__}")
         entry = resolve_cached(self.min_population, self.ordinary_words, text.strip())
         return None if entry is None else self.place_of(text, entry)
+
+    def homonyms(self, text: str) -> List[Place]:
+        """The other communes of 5,000 inhabitants or more (`index.HOMONYM_POPULATION`) a
+        name typed exactly may stand for besides `place(text)`, biggest first: "boulogne" →
+        [Boulogne-sur-Mer] (Boulogne-Billancourt is `place("boulogne")`). No typo reading."""
+        index = self._index
+        key = next((k for k in candidate_keys(normalise(text.strip())) if k in index.by_key), None)
+        return [self.place_of(text, e) for e in index.homonyms.get(key, ())] if key else []
 
     def place_of(self, text: str, entry: Entry) -> Place:
         """The `Place` of an index entry, `text` being what was typed."""

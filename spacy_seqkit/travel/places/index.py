@@ -11,7 +11,7 @@ import hashlib
 import pickle
 import re
 from pathlib import Path
-from typing import Dict, List, NamedTuple, Optional
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from . import names as _names_module
 from . import sncf as _sncf_module
@@ -33,6 +33,9 @@ BIG_PLACE = 20000
 _MIN_SHORT_FORM_POPULATION = 8000
 # A commune this small is not what a lowercase ordinary word means ("aube", "côte", "mer").
 MIN_WORD_PLACE_POPULATION = 10000
+# A commune this big is another place a key may name than the one it stands for: "boulogne"
+# next to Étaples is Boulogne-sur-Mer (see `pipeline/homonyms.py`).
+HOMONYM_POPULATION = 5000
 # Abbreviations people type for a few big cities (SMS, forums), and the usual names of towns
 # whose official name is longer.
 CITY_ALIASES = {
@@ -64,6 +67,9 @@ class NameIndex(NamedTuple):
     # First word of a key → the most words of a key it starts, so that reading a text for
     # names tries only the runs some key could fill.
     head_words: Dict[str, int]
+    # Key → the other current communes of HOMONYM_POPULATION or more it may name, biggest
+    # first ("boulogne": Boulogne-sur-Mer beside Boulogne-Billancourt).
+    homonyms: Dict[str, Tuple[Entry, ...]]
 
 
 # First words of compound names that name nothing on their own ("Saint-Malo" is not "Saint").
@@ -254,7 +260,8 @@ def build_index(min_population: int) -> NameIndex:
         home = data.commune.get(station.name)
         stations[station.name] = home.name if home else ""
         add(key, Entry(station.name, populations.get(home.name, 0) if home else 0, 0))
-    by_key = {k: _best(v) for k, v in candidates.items()}
+    sizes = {code: c.population for code, c in by_code.items()}
+    by_key = {k: _best(v, sizes) for k, v in candidates.items()}
     fuzzy_keys = sorted(
         k
         for k, e in by_key.items()
@@ -271,7 +278,23 @@ def build_index(min_population: int) -> NameIndex:
         words = key.split()
         head_words[words[0]] = max(len(words), head_words.get(words[0], 0))
     fuzzy, by_station, big = (_by_initial(keys) for keys in (fuzzy_keys, station_keys, big_keys))
-    return NameIndex(populations, stations, by_key, fuzzy, by_station, big, head_words)
+    homonyms = {k: others for k, v in candidates.items() if (others := _homonyms(by_key[k], v, sizes))}
+    return NameIndex(populations, stations, by_key, fuzzy, by_station, big, head_words, homonyms)
+
+
+def _homonyms(best: Entry, entries: List[Entry], sizes: Dict[str, int]) -> Tuple[Entry, ...]:
+    """The current communes of HOMONYM_POPULATION or more a key names besides `best`, and at
+    least a tenth of its size (as `_best` lets a ten times bigger town take a key: "clermont"
+    beside Béziers stays Clermont-Ferrand), biggest first (each by its own population,
+    `sizes`: INSEE code → inhabitants)."""
+    least = max(HOMONYM_POPULATION, sizes.get(best.code, best.population) // 10)
+    seen = {(best.name, best.code)}
+    others = []
+    for e in sorted(entries, key=lambda e: (-sizes.get(e.code, 0), e.name, e.code)):
+        if e.rank > 0 and e.current and sizes.get(e.code, 0) >= least and (e.name, e.code) not in seen:
+            seen.add((e.name, e.code))
+            others.append(e)
+    return tuple(others)
 
 
 def _by_initial(keys: List[str]) -> Dict[str, List[str]]:
@@ -282,13 +305,15 @@ def _by_initial(keys: List[str]) -> Dict[str, List[str]]:
     return groups
 
 
-def _best(entries: List[Entry]) -> Entry:
+def _best(entries: List[Entry], sizes: Dict[str, int]) -> Entry:
     """The entry a key stands for: a station; else a real name, unless an alias or short
     form names a town (_TOWN) ten times bigger ("clermont" is Clermont-Ferrand, not Clermont
-    in the Oise); among equals the most populous."""
-    best = min(entries, key=lambda e: (e.rank, -e.population, not e.current, e.name))
+    in the Oise); among equals the most populous, and of two communes of one name the
+    bigger by its own population (`sizes`: INSEE code → inhabitants; "valence" is the
+    Drôme's)."""
+    best = min(entries, key=lambda e: (e.rank, -e.population, not e.current, e.name, -sizes.get(e.code, 0)))
     if best.rank in (1, 2):
         bigger = [e for e in entries if e.population >= max(10 * best.population, _TOWN)]
         if bigger:
-            return min(bigger, key=lambda e: (-e.population, not e.current, e.name))
+            return min(bigger, key=lambda e: (-e.population, not e.current, e.name, -sizes.get(e.code, 0)))
     return best

@@ -34,14 +34,14 @@ def resolve_cached(min_population: int, ordinary_words: FrozenSet[str], text: st
     if text in index.populations and key not in TYPE_WORDS and (entry is None or entry.rank in (1, 2)):
         return Entry(text, index.populations[text], 1, True, shipped_data().codes.get(text, ""))
     lowercase = text == text.lower()
-    for candidate in _candidate_keys(key):
+    for candidate in candidate_keys(key):
         found = _lookup(candidate, index, ordinary_words, lowercase)
         if found is not None:
             return found
     return None
 
 
-def _candidate_keys(key: str) -> List[str]:
+def candidate_keys(key: str) -> List[str]:
     """The key as typed, then without its type words ("gare de", "centre") and without a
     département after it, then without a leading article ("les sables" → "sables", the
     short form of Les Sables-d'Olonne): most literal first."""

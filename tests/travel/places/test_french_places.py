@@ -337,3 +337,21 @@ def test_a_commune_place_carries_its_codes_and_stations(gaz):
     assert "Marseille Saint-Charles" in place.stations and "87751008" in place.uics
     delegated = gaz.place("Beaupréau")
     assert (delegated.name, delegated.commune, delegated.insee) == ("Beaupréau", "Beaupréau-en-Mauges", "49023")
+
+
+def test_a_name_two_communes_share_is_the_bigger_whatever_its_case(gaz, communes):
+    """ "valence" typed in lowercase was the Charente's Valence (400 inhabitants), not the Drôme's."""
+    by_code = {c["code"]: c for c in communes}
+    for text in ("valence", "Valence", "montreuil", "Montreuil"):
+        place = gaz.place(text)
+        namesakes = [c for c in communes if c["kind"] == "C" and c["name"] == place.name]
+        assert len(namesakes) > 1
+        assert int(by_code[place.insee]["population"]) == max(int(c["population"]) for c in namesakes)
+
+
+def test_homonyms_are_the_other_communes_a_name_may_stand_for(gaz):
+    assert [(p.name, p.insee) for p in gaz.homonyms("boulogne")] == [("Boulogne-sur-Mer", "62160")]
+    assert ("Aix-les-Bains", "73008") in [(p.name, p.insee) for p in gaz.homonyms("aix")]
+    assert all(p.text == "boulogne" for p in gaz.homonyms("boulogne"))  # what was typed
+    assert gaz.homonyms("Marseille") == []
+    assert gaz.homonyms("bouloggne") == []  # no typo reading

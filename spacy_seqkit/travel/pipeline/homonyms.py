@@ -1,0 +1,46 @@
+"""A name several communes share, read as the one beside the trip's other end: "depuis etaples
+jusqu'a boulogne" is Boulogne-sur-Mer (Pas-de-Calais, as Étaples), not Boulogne-Billancourt,
+the biggest commune of the name, which the name alone stands for.
+
+The other places a name may stand for come from `Places.homonyms(text)` where the gazetteer
+has it (`FrenchPlaces`: current communes of 5,000 inhabitants or more sharing the typed key);
+a gazetteer without it keeps every place as it resolved."""
+
+from typing import List, Optional, Tuple
+
+from spacy.tokens import Span
+
+from ..places.place import COMMUNE, Place
+
+End = Tuple[str, Span, Place]
+
+
+def departement(place: Place) -> Optional[str]:
+    """The département of a place, from its INSEE code ("62" for Étaples, "974" overseas)."""
+    code = place.insee
+    if not code:
+        return None
+    return code[:3] if code.startswith("97") else code[:2]
+
+
+def nearer_homonym(place: Place, other: Place, places: object) -> Place:
+    """`place`, or the commune of the same name in `other`'s département where `place`
+    is not in it; a station named as such stays itself."""
+    homonyms = getattr(places, "homonyms", None)
+    target = departement(other)
+    if homonyms is None or place.kind != COMMUNE or target is None or departement(place) == target:
+        return place
+    return next((p for p in homonyms(place.text) if departement(p) == target), place)
+
+
+def settle_homonyms(departures: List[End], arrivals: List[End], read: List[End], places: object) -> None:
+    """In place: the first departure and arrival, each as the homonym beside the other (see
+    `nearer_homonym`), also in `read`, the ends and stops in reading order."""
+    if not departures or not arrivals:
+        return
+    departure, arrival = departures[0], arrivals[0]
+    for ends, end, other in ((departures, departure, arrival), (arrivals, arrival, departure)):
+        place = nearer_homonym(end[2], other[2], places)
+        if place is not end[2]:
+            ends[0] = (end[0], end[1], place)
+            read[:] = [ends[0] if p is end else p for p in read]

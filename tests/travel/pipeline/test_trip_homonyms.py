@@ -1,0 +1,72 @@
+"""A name several communes share is the one beside the trip's other end (`homonyms.py`)."""
+
+import pytest
+import spacy
+
+from spacy_seqkit.travel.places.registry import make_french_places
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    nlp = spacy.blank("fr")
+    nlp.add_pipe("seqkit_trip")
+    return nlp
+
+
+def trip_of(nlp, text, marked):
+    doc = nlp.make_doc(text)
+    ents = []
+    for mention, label in marked:
+        start = text.index(mention)
+        ents.append(doc.char_span(start, start + len(mention), label=label))
+    doc.ents = ents
+    return nlp.get_pipe("seqkit_trip")(doc)._.trip
+
+
+@pytest.mark.parametrize(
+    "text,marked,arrival,insee",
+    [
+        # Made-up requests: the short name is the biggest commune's alone, its namesake beside the other end.
+        (
+            "un train depuis etaples jusqu'a boulogne",
+            [("etaples", "DEPART"), ("boulogne", "ARRIVEE")],
+            "Boulogne-sur-Mer",
+            "62160",
+        ),
+        ("de Chambéry à Aix demain", [("Chambéry", "DEPART"), ("Aix", "ARRIVEE")], "Aix-les-Bains", "73008"),
+        ("de Marseille à Aix demain", [("Marseille", "DEPART"), ("Aix", "ARRIVEE")], "Aix-en-Provence", "13001"),
+        ("de Paris à Boulogne", [("Paris", "DEPART"), ("Boulogne", "ARRIVEE")], "Boulogne-Billancourt", "92012"),
+        # A namesake ten times smaller does not take the name: Valence d'Agen's commune, Clermont-l'Hérault.
+        ("de Montauban à Valence", [("Montauban", "DEPART"), ("Valence", "ARRIVEE")], "Valence", "26362"),
+        ("de beziers a clermont", [("beziers", "DEPART"), ("clermont", "ARRIVEE")], "Clermont-Ferrand", "63113"),
+        ("de Lyon à valence", [("Lyon", "DEPART"), ("valence", "ARRIVEE")], "Valence", "26362"),
+    ],
+)
+def test_a_shared_name_is_the_commune_beside_the_other_end(nlp, text, marked, arrival, insee):
+    trip = trip_of(nlp, text, marked)
+    assert (trip["arrival"], trip["arrival_place"]["insee"]) == (arrival, insee)
+
+
+def test_the_place_value_is_the_homonym_s_own(nlp):
+    """Its stations too: a route starts from the place value."""
+    trip = trip_of(nlp, "de etaples a boulogne", [("etaples", "DEPART"), ("boulogne", "ARRIVEE")])
+    assert trip["arrival_place"]["text"] == "boulogne"
+    assert any("Boulogne" in s for s in trip["arrival_place"]["stations"])
+    assert trip["arrival_place"]["stations"] == list(make_french_places().place("Boulogne-sur-Mer").stations)
+
+
+def test_without_homonyms_a_gazetteer_keeps_its_places(nlp, monkeypatch):
+    """A place contract without `homonyms` (it is optional) reads every name as it resolves."""
+    places = make_french_places()
+
+    class Plain:
+        def __getattr__(self, name):
+            if name == "homonyms":
+                raise AttributeError(name)
+            return getattr(places, name)
+
+    nlp2 = spacy.blank("fr")
+    nlp2.add_pipe("seqkit_trip")
+    monkeypatch.setattr(nlp2.get_pipe("seqkit_trip"), "_places", Plain())
+    trip = trip_of(nlp2, "depuis etaples jusqu'a boulogne", [("etaples", "DEPART"), ("boulogne", "ARRIVEE")])
+    assert trip["arrival_place"]["insee"] == "92012"
