@@ -157,6 +157,8 @@ def print_table(title: str, rows: List[Dict[str, Any]], columns: Sequence[str]) 
     from wasabi import msg
 
     def fmt(value: Any) -> str:
+        if value is None:
+            return ""
         if isinstance(value, float):
             if abs(value) < 1:
                 return f"{value:.3f}"

@@ -88,3 +88,35 @@ def test_project_package_puts_pipeline_and_plugin_wheel_side_by_side(project):
         entry_points = z.read(f"spacy_seqkit-{version}.dist-info/entry_points.txt").decode()
     assert [data for data in PACKAGE_DATA if data not in names] == []
     assert "spacy-seqkit.Tokenizer.v1" in entry_points and "seqkit_trip" in entry_points
+
+
+def test_benchmark_training_trains_each_config_and_writes_its_table(project, tmp_path):
+    """`benchmark training` on the project's corpus: one row per (config, device),
+    the steps asked for, the dev scores of the last step, JSON beside the table."""
+    from typer.testing import CliRunner
+
+    from spacy_seqkit.cli import app
+
+    args = ["benchmark", "training", str(project / "configs" / "ner_maxout.cfg"), "--gpu-ids", "-1"]
+    args += ["--train", str(project / "corpus" / "train.spacy"), "--dev", str(project / "corpus" / "dev.spacy")]
+    result = CliRunner().invoke(app, [*args, "--steps", "4", "--threads", "1", "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads((tmp_path / "training.json").read_text())["rows"]
+    assert (row["config"], row["device"], row["steps"], row["vs CPU"]) == ("ner_maxout", "CPU x1", 4, 1.0)
+    assert row["train s"] > 0 and row["pipe words/s"] > 0
+    assert 0.0 <= row["dev ents F"] <= 1.0 and 0.0 <= row["dev trip acc"] <= 1.0
+
+
+def test_benchmark_training_refuses_a_gpu_this_machine_lacks(project, tmp_path):
+    import torch
+    from typer.testing import CliRunner
+
+    from spacy_seqkit.cli import app
+
+    config = str(project / "configs" / "ner_maxout.cfg")
+    result = CliRunner().invoke(app, ["benchmark", "training", config, "--gpu-ids", "-1,x", "-o", str(tmp_path)])
+    assert result.exit_code == 2 and "--gpu-ids" in result.output
+    if torch.cuda.device_count() == 0:
+        result = CliRunner().invoke(app, ["benchmark", "training", config, "--gpu-ids", "0", "-o", str(tmp_path)])
+        assert result.exit_code == 2 and "--gpu-ids 0" in result.output
+    assert not (tmp_path / "training.json").exists()

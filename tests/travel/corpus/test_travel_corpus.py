@@ -306,3 +306,13 @@ def test_cli_generate_and_convert(tmp_path):
     result = runner.invoke(app, ["convert", str(tmp_path / "dev.jsonl"), str(tmp_path / "dev.spacy")])
     assert result.exit_code == 0, result.output
     assert len(DocBin().from_disk(tmp_path / "dev.spacy")) == 10
+    # --no-rewrite: the recognizer's corpus, the same docs and entities without user data
+    result = runner.invoke(app, ["convert", str(tmp_path / "dev.jsonl"), str(tmp_path / "ner.spacy"), "--no-rewrite"])
+    assert result.exit_code == 0, result.output
+    vocab = spacy.blank("fr").vocab
+    full = list(DocBin().from_disk(tmp_path / "dev.spacy").get_docs(vocab))
+    bare = list(DocBin().from_disk(tmp_path / "ner.spacy").get_docs(vocab))
+    assert [(d.text, [(e.start, e.end, e.label_) for e in d.ents]) for d in bare] == [
+        (d.text, [(e.start, e.end, e.label_) for e in d.ents]) for d in full
+    ]
+    assert all(REWRITE_KEY in d.user_data for d in full) and not any(d.user_data for d in bare)
