@@ -3,6 +3,7 @@ département, then a typo-tolerant match (Damerau-Levenshtein, same first letter
 type word, a foreign place or an ordinary word. Cached per process and settings."""
 
 import functools
+from bisect import bisect_left, bisect_right
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from .index import MIN_WORD_PLACE_POPULATION, Entry, NameIndex, load_index, shipped_data
@@ -87,12 +88,17 @@ def fuzzy(key: str, index: NameIndex, keys: Dict[str, List[str]], limit: int) ->
     if limit == 0 or not key:
         return None
     from rapidfuzz import process
-    from rapidfuzz.distance import DamerauLevenshtein
+    from rapidfuzz.distance import DamerauLevenshtein, Levenshtein
 
     # A typo rarely hits the first letter; demanding it keeps ordinary words out, and
-    # leaves a twentieth of the keys to compare.
-    candidates = keys.get(key[0], [])
-    matches = process.extract(key, candidates, scorer=DamerauLevenshtein.distance, score_cutoff=limit, limit=None)
+    # leaves a twentieth of the keys to compare; of those, only the ones whose length is
+    # within `limit` of the key's can be within `limit` edits.
+    candidates = _near_length(keys, key[0], len(key), limit)
+    # Levenshtein's bit-parallel distance first: a Damerau-Levenshtein edit is at most two
+    # Levenshtein edits, so nothing within `limit` of the first is further than 2 * limit.
+    near = process.extract(key, candidates, scorer=Levenshtein.distance, score_cutoff=2 * limit, limit=None)
+    survivors = [candidate for candidate, _, _ in near]
+    matches = process.extract(key, survivors, scorer=DamerauLevenshtein.distance, score_cutoff=limit, limit=None)
     best: Optional[Tuple[int, int, int, str]] = None
     found: Optional[Entry] = None
     for candidate, distance, _ in matches:
@@ -101,3 +107,20 @@ def fuzzy(key: str, index: NameIndex, keys: Dict[str, List[str]], limit: int) ->
         if best is None or rank < best:
             best, found = rank, entry
     return found
+
+
+# Per keys table (by id, the table kept alive beside it): each initial's keys sorted by length.
+_BY_LENGTH: Dict[int, Tuple[Dict[str, List[str]], Dict[str, Tuple[List[int], List[str]]]]] = {}
+
+
+def _near_length(keys: Dict[str, List[str]], initial: str, length: int, limit: int) -> List[str]:
+    """The keys of `keys` under `initial` whose length is within `limit` of `length`."""
+    cached = _BY_LENGTH.get(id(keys))
+    if cached is None or cached[0] is not keys:
+        cached = _BY_LENGTH[id(keys)] = (keys, {})
+    table = cached[1].get(initial)
+    if table is None:
+        words = sorted(keys.get(initial, []), key=len)
+        table = cached[1][initial] = ([len(w) for w in words], words)
+    lengths, words = table
+    return words[bisect_left(lengths, length - limit) : bisect_right(lengths, length + limit)]

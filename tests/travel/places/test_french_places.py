@@ -260,7 +260,9 @@ def test_gazetteer_stale_index_is_built_instead(tmp_path, monkeypatch):
 
 def test_fuzzy_match_compares_only_keys_of_the_same_first_letter():
     """Typo correction compares a name with the keys of its first letter only (the rule
-    it applies anyway): the same answers as comparing with every key."""
+    it applies anyway), of a length within reach, found first by Levenshtein's distance:
+    the same answers as Damerau-Levenshtein against every key, for letters changed,
+    swapped, dropped and doubled."""
     import string
 
     from rapidfuzz import process
@@ -286,12 +288,19 @@ def test_fuzzy_match_compares_only_keys_of_the_same_first_letter():
 
     rng = random.Random(0)
     typos = []
-    for key in rng.sample(every(index.fuzzy_keys), 150):
+    for n, key in enumerate(rng.sample(every(index.fuzzy_keys), 200)):
         chars = list(key)
-        i = rng.randrange(len(chars))
-        chars[i] = rng.choice(string.ascii_lowercase)
+        i = rng.randrange(len(chars) - 1)
+        if n % 4 == 0:
+            chars[i] = rng.choice(string.ascii_lowercase)
+        elif n % 4 == 1:
+            chars[i], chars[i + 1] = chars[i + 1], chars[i]
+        elif n % 4 == 2:
+            del chars[i + 1]
+        else:
+            chars.insert(i + 1, chars[i])
         typos.append("".join(chars))
-    for key in typos + ["marseile", "bordaux", "pariss", "zzzzzzzz"]:
+    for key in typos + ["marseile", "bordaux", "pariss", "zzzzzzzz", "strasbroug", "tuolouse"]:
         for keys in (index.fuzzy_keys, index.big_keys, index.station_keys):
             limit = max_edits(len(key))
             found = fuzzy(key, index, keys, limit)
