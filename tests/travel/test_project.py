@@ -90,9 +90,11 @@ def test_project_package_puts_pipeline_and_plugin_wheel_side_by_side(project):
     assert "spacy-seqkit.Tokenizer.v1" in entry_points and "seqkit_trip" in entry_points
 
 
+@pytest.mark.slow
 def test_benchmark_training_trains_each_config_and_writes_its_table(project, tmp_path):
     """`benchmark training` on the project's corpus: one row per (config, device),
-    the steps asked for, the dev scores of the last step, JSON beside the table."""
+    the steps asked for, the dev scores of the last step, JSON beside the table
+    (slow: a fresh process trains for 17 s; the default suite is near its 10 minutes)."""
     from typer.testing import CliRunner
 
     from spacy_seqkit.cli import app
