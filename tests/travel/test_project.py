@@ -109,13 +109,13 @@ def test_benchmark_training_trains_each_config_and_writes_its_table(project, tmp
     assert 0.0 <= row["dev ents F"] <= 1.0 and 0.0 <= row["dev trip acc"] <= 1.0
 
 
-def test_benchmark_training_refuses_a_gpu_this_machine_lacks(project, tmp_path):
+def test_benchmark_training_refuses_a_gpu_this_machine_lacks(tmp_path):
     import torch
     from typer.testing import CliRunner
 
     from spacy_seqkit.cli import app
 
-    config = str(project / "configs" / "ner_maxout.cfg")
+    config = str(ROOT / "configs" / "ner_maxout.cfg")
     result = CliRunner().invoke(app, ["benchmark", "training", config, "--gpu-ids", "-1,x", "-o", str(tmp_path)])
     assert result.exit_code == 2 and "--gpu-ids" in result.output
     if torch.cuda.device_count() == 0:

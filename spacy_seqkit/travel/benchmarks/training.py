@@ -109,18 +109,12 @@ def train_once(
         device = torch.cuda.get_device_name(gpu_id)
     else:
         device = f"CPU x{threads}"
-    config = util.load_config(Path(config_path), interpolate=False)
-    # An evaluation at the last step at least, so that the dev scores are the last step's.
-    eval_frequency = min(steps, config["training"]["eval_frequency"])
-    overrides: Dict[str, Any] = {
-        "paths.train": train,
-        "paths.dev": dev,
-        "training.max_steps": steps,
-        "training.eval_frequency": eval_frequency,
-    }
+    overrides: Dict[str, Any] = {"paths.train": train, "paths.dev": dev, "training.max_steps": steps}
     if vectors is not None:
         overrides["paths.vectors"] = vectors
     config = util.load_config(Path(config_path), overrides=overrides, interpolate=False)
+    # An evaluation at the last step at least, so that the dev scores are the last step's.
+    config["training"]["eval_frequency"] = min(steps, config["training"]["eval_frequency"])
     start = time.perf_counter()
     nlp = init_nlp(config, use_gpu=gpu_id)
     init_seconds = time.perf_counter() - start
