@@ -17,12 +17,13 @@ Reads `liste-des-gares.csv` (stations and stops of every line, kilometre points)
   else to the nearest point of another line within MAX_JUNCTION_KM, or AHEAD_JUNCTION_KM ahead
   of it (the file has no junctions between stations); a point of one line that another line's
   stretch passes through (its kilometre-point length fits the detour by the point, the point
-  within 1 km of the stretch) is put on that line (travel.routes.junctions.through_points:
+  within 1 km of the stretch, or 12 % of a long stretch's chord up to 2.5 km) is put on that line (travel.routes.junctions.through_points:
   Brive on the Tulle line); a passenger station on no line is attached to the nearest node
   within ATTACH_KM, else, stop after stop, to the nearest station already attached (a branch
   the file lacks: Arcachon);
-- stations a TGV / Intercités train runs between at high speed, with no route near the straight
-  distance, are joined straight (the file lists the high-speed lines' stations, rarely their ends);
+- stations a TGV / Intercités train runs between without a stop, with no route near the
+  straight distance, are joined (the file lists the high-speed lines' stations, rarely their
+  ends, and leaves out a few stretches of other lines: Avessac - Redon);
 - the fastest TGV / Intercités train (number, minutes) for each ordered pair of stations one
   train serves in that order (calendars ignored).
 """
@@ -49,10 +50,10 @@ from spacy_seqkit.travel.routes.geo import haversine_km  # noqa: E402
 from spacy_seqkit.travel.routes.junctions import (  # noqa: E402
     ahead,
     dangling_ends,
-    high_speed_links,
     kilometre_point_links,
     local_km,
     through_points,
+    timetable_links,
 )
 
 OUT = ROOT / "spacy_seqkit" / "travel" / "routes" / "data" / "network.npz"
@@ -65,7 +66,7 @@ SNAP_KM = 0.2
 ATTACH_KM = 5.0
 MISPLACED_KM = 10.0
 # edge kinds
-PK, STRAIGHT, JUNCTION, ATTACHED, HIGH_SPEED = 0, 1, 2, 3, 4
+PK, STRAIGHT, JUNCTION, ATTACHED, TIMETABLE = 0, 1, 2, 3, 4
 ATTRIBUTION = (
     "Contient des informations issues de la base de données SNCF Open Data : « Liste des gares », "
     "« Gares de voyageurs », « Horaires des TGV » (GTFS du 2023-10-13) et « Horaires des "
@@ -394,8 +395,8 @@ def build(sncf: Path) -> Tuple[Dict[str, np.ndarray], List[str]]:
         lines |= {line_of[line]} if line else set()
         pairs[key] = (km, kind, lines) if km < old_km else (old_km, old_kind, lines)
     timetable, hops = read_timetables(sncf, index)
-    for a, b, km in high_speed_links(hops, lonlat, [(a, b, pairs[(a, b)][0]) for a, b in sorted(pairs)], report):
-        pairs[(a, b)] = (km, HIGH_SPEED, set())
+    for a, b, km in timetable_links(hops, lonlat, [(a, b, pairs[(a, b)][0]) for a, b in sorted(pairs)], report):
+        pairs[(a, b)] = (km, TIMETABLE, set())
     keys = sorted(pairs)
     ordered = sorted(timetable)
     arrays = {

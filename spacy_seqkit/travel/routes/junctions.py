@@ -12,7 +12,9 @@ between lines, nor a line's last stretch where it has no stop. Two rules close m
 - timetables: a TGV running between two consecutive calls at high speed over the straight
   distance runs on a high-speed line; where the network has no route near that straight
   distance (the file lists the high-speed lines' stations, rarely their ends), the two
-  stations are joined by the straight distance times LGV_DETOUR.
+  stations are joined by the straight distance times LGV_DETOUR. A slower train between two
+  calls shows a line as well: where the network's route is far longer than the straight
+  distance (a stretch the file leaves out), the two are joined by it times CLASSIC_DETOUR.
 """
 
 import math
@@ -35,7 +37,13 @@ PK_AHEAD_COS = 0.0  # kilometre points that fit are evidence enough: anywhere in
 MIN_LGV_KMH = 120.0  # straight distance per hour between calls: fast, and the network is far from it
 LGV_DETOUR = 1.06  # high-speed lines are nearly straight (Paris - Lyon: 409 km for 392)
 LGV_GAP = 1.25  # a pair already joined within this times the straight distance needs no link
+CLASSIC_MIN_KMH = 40.0  # slower runs (straight distance per hour) may well wind: no evidence of a near line
+CLASSIC_DETOUR = 1.18  # median rail / straight distance of the classic runs between two calls (306 runs)
+CLASSIC_GAP = 1.5  # well above the classic runs' upper quartile (1.26): only a line the file leaves out
+CLASSIC_MAX_KMH = 160.0  # and a route the train could not have run at a classic line's top speed
 THROUGH_KM = 1.0  # a point this near a stretch of another line, which that stretch can pass through
+THROUGH_SHARE = 0.12  # or, on a long stretch, this share of its chord (a line curves between stops far apart),
+THROUGH_MAX_KM = 2.5  # up to this
 THROUGH_SLACK_KM = 0.3
 
 
@@ -95,49 +103,58 @@ def kilometre_point_links(
     return links
 
 
-def high_speed_links(
+def timetable_links(
     hops: Dict[Tuple[int, int], int], lonlat: np.ndarray, edges: List[Tuple[int, int, float]], report: List[str]
 ) -> List[Link]:
-    """Straight links for the fast non-stop runs of trains the network has no near-straight
-    route for, shortest runs first (a long run is then often joined through them)."""
+    """Links for the non-stop runs of trains the network has no near route for, shortest
+    runs first (a long run is then often joined through them): a fast run (a high-speed
+    line) as LGV_DETOUR times the straight distance where no route is within LGV_GAP times
+    it; any other run of CLASSIC_MIN_KMH or more (a line whose stretch the file leaves
+    out: Avessac - Redon on Rennes - Redon) as CLASSIC_DETOUR times it where no route is
+    within CLASSIC_GAP times it, nor short enough for the train's time at CLASSIC_MAX_KMH."""
     n = len(lonlat)
     runs = []
     for (a, b), minutes in hops.items():
         if a < b or (b, a) not in hops:
             straight = haversine_km(lonlat[a], lonlat[b])
-            fastest = min(minutes, hops.get((b, a), minutes))
-            if straight >= 5.0 and straight / max(fastest, 1) * 60 >= MIN_LGV_KMH:
-                runs.append((straight, min(a, b), max(a, b)))
+            speed = straight / max(min(minutes, hops.get((b, a), minutes)), 1) * 60
+            if straight >= 5.0 and speed >= MIN_LGV_KMH:
+                runs.append((straight, min(a, b), max(a, b), LGV_DETOUR, LGV_GAP, "high-speed"))
+            elif straight >= 2.0 and speed >= CLASSIC_MIN_KMH:
+                # the network's route is too long for this train too: faster than a classic line runs
+                gap = max(CLASSIC_GAP, CLASSIC_MAX_KMH / speed)
+                runs.append((straight, min(a, b), max(a, b), CLASSIC_DETOUR, gap, "timetable"))
     src, dst, km = (list(x) for x in zip(*edges)) if edges else ([], [], [])
     links: List[Link] = []
-    for straight, a, b in sorted(runs):
+    for straight, a, b, detour, gap, kind in sorted(runs):
         graph = coo_matrix((km + km, (src + dst, dst + src)), shape=(n, n)).tocsr()
-        far = dijkstra(graph, indices=a, limit=LGV_GAP * straight)[b]
-        if far > LGV_GAP * straight:
-            length = round(LGV_DETOUR * straight, 3)
+        far = dijkstra(graph, indices=a, limit=gap * straight)[b]
+        if far > gap * straight:
+            length = round(detour * straight, 3)
             links.append((a, b, length))
             src.append(a)
             dst.append(b)
             km.append(length)
             report.append(
-                f"high-speed link: nodes {a}-{b}, {straight:.1f} km straight, no route within "
-                f"{LGV_GAP * straight:.0f} km -> {length:.1f} km"
+                f"{kind} link: nodes {a}-{b}, {straight:.1f} km straight, no route within "
+                f"{gap * straight:.0f} km -> {length:.1f} km"
             )
     return links
 
 
 def dangling_ends(sections: Dict[Key, List[int]], joined: Set[int]) -> List[Tuple[Key, int]]:
-    """Section ends that no other line shares and no next section continues."""
-    count: Dict[int, int] = {}
+    """Section ends that no line passes through and no next section continues: an end no
+    other line shares, or one where every line that has it ends (Joué-lès-Tours, where the
+    Chinon and Loches lines start and neither lists Tours)."""
+    inner: Set[int] = set()
     for nodes in sections.values():
-        for n in set(nodes) if len(nodes) > 1 else ():  # a one-point section joins no line
-            count[n] = count.get(n, 0) + 1
+        inner.update(nodes[1:-1])
     return [
         (key, end)
         for key, nodes in sections.items()
         if len(nodes) > 1
         for end in sorted({nodes[0], nodes[-1]})
-        if count[end] == 1 and end not in joined
+        if end not in inner and end not in joined
     ]
 
 
@@ -150,7 +167,9 @@ def through_points(
     """Stations a line passes through without listing them (Brive on the Coutras - Tulle
     line, listed on Paris - Toulouse only): a point of another line that the line's stretch
     between two of its points can go through, its kilometre-point length fitting the detour
-    by that point (within THROUGH_SLACK_KM) and the point within THROUGH_KM of the stretch,
+    by that point (within THROUGH_SLACK_KM) and the point within THROUGH_KM of the stretch
+    (THROUGH_SHARE of a longer stretch's chord, up to THROUGH_MAX_KM: La Roche-sur-Yon on
+    the Les Sables line, 2.1 km off the chord of a 22 km stretch),
     is put on the line there, the stretch's length shared in proportion."""
     points = sorted(node_lines)
     xy_all = np.array(lonlat)
@@ -166,7 +185,8 @@ def through_points(
         d = b - a
         t = np.clip(-(a * d).sum(1) / np.maximum((d * d).sum(1), 1e-12), 0.0, 1.0)
         off = np.hypot(*(a + t[:, None] * d).T)
-        fit = (off <= THROUGH_KM) & (da + db <= km + THROUGH_SLACK_KM) & (src != p) & (dst != p)
+        near = np.clip(THROUGH_SHARE * np.hypot(*d.T), THROUGH_KM, THROUGH_MAX_KM)
+        fit = (off <= near) & (da + db <= km + THROUGH_SLACK_KM) & (src != p) & (dst != p)
         fit &= (da > THROUGH_KM) & (db > THROUGH_KM)  # beside a point of the line: its own junction rules
         best = None
         for j in np.flatnonzero(fit).tolist():

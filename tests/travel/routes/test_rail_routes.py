@@ -130,6 +130,10 @@ def test_rail_routes_principal_stations_of_a_town(network):
         (87582668, 87581009),  # Arcachon - Bordeaux: a branch the station list lacks, joined stop by stop
         (87594499, 87594002),  # Tulle - Brive: Brive is on the Tulle line, not listed there
         (87571000, 87571240),  # Tours - Saint-Pierre-des-Corps: the nearest stop whose PK fits
+        (87486019, 87486449),  # La Roche-sur-Yon - Les Sables: La Roche is on the line, 2 km off its chord
+        (87571000, 87571687),  # Tours - Chinon: Joué-lès-Tours, where two lines end, joined to Tours
+        (87471003, 87471300),  # Rennes - Redon: a stretch the file lacks, run by an Intercités
+        (87734251, 87734871),  # Arvant - Massiac: likewise
     ],
 )
 def test_rail_routes_through_the_inferred_links_are_near_straight(network, a, b):
