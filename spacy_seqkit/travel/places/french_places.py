@@ -84,7 +84,7 @@ class FrenchPlaces:
         head = short_form(name)
         if head:
             forms.append(head)
-        return [f for f in forms if self.resolve(f) == name]
+        return [f for f in dict.fromkeys(forms) if self.resolve(f) == name]
 
     def __contains__(self, name: object) -> bool:
         return name in self._index.populations or name in self._index.stations

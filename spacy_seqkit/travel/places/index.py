@@ -45,6 +45,16 @@ CITY_ALIASES = {
     "mrs": "Marseille",
     "Le Puy": "Le Puy-en-Velay",
     "Luchon": "Bagnères-de-Luchon",
+    # Towns called by the first word of their name, a word of French as well: read only
+    # as typed with a capital ("Salon", not "un salon": `lookup._lookup`).
+    "Chalon": "Chalon-sur-Saône",
+    "Châlons": "Châlons-en-Champagne",
+    "Mantes": "Mantes-la-Jolie",
+    "Salon": "Salon-de-Provence",
+    "Romans": "Romans-sur-Isère",
+    "Digne": "Digne-les-Bains",
+    "Sablé": "Sablé-sur-Sarthe",
+    "Joué": "Joué-lès-Tours",
 }
 
 
@@ -315,5 +325,5 @@ def _best(entries: List[Entry], sizes: Dict[str, int]) -> Entry:
     if best.rank in (1, 2):
         bigger = [e for e in entries if e.population >= max(10 * best.population, _TOWN)]
         if bigger:
-            return min(bigger, key=lambda e: (-e.population, not e.current, e.name, -sizes.get(e.code, 0)))
+            return min(bigger, key=lambda e: (-e.population, not e.current, e.name, e.rank, -sizes.get(e.code, 0)))
     return best

@@ -65,10 +65,11 @@ def _lookup(key: str, index: NameIndex, ordinary_words: FrozenSet[str], lowercas
         if (
             is_word
             and entry.rank > 0
-            and (entry.rank == 4 or (lowercase and entry.population < MIN_WORD_PLACE_POPULATION))
+            and (entry.rank == 4 or (lowercase and (entry.rank == 3 or entry.population < MIN_WORD_PLACE_POPULATION)))
         ):
             # "côte" is not La Côte, nor "roche" La Roche-sur-Yon, nor "aube" the village of
-            # Aube; "fougere" may still be Fougères mistyped.
+            # Aube, nor "un salon" Salon-de-Provence (an alias: "Salon" is); "fougere" may
+            # still be Fougères mistyped.
             return fuzzy(key, index, index.big_keys, 1) if len(key) >= 6 else None
         if not small or len(key) < 6:
             return entry

@@ -80,6 +80,14 @@ def test_gazetteer_has_every_commune_and_the_stations(gaz, communes):
         ("Cherbourg", "Cherbourg-en-Cotentin"),
         ("Florac", "Florac Trois Rivières"),
         ("Bercy", "Paris Bercy Bourgogne - Pays d'Auvergne"),
+        # the usual short name of a town that is a French word too, as typed with a capital
+        ("Chalon", "Chalon-sur-Saône"),
+        ("CHALONS", "Châlons-en-Champagne"),
+        ("Mantes", "Mantes-la-Jolie"),
+        ("Salon", "Salon-de-Provence"),
+        ("Romans", "Romans-sur-Isère"),
+        ("Digne", "Digne-les-Bains"),
+        ("Joué", "Joué-lès-Tours"),
         # small communes are themselves, never another village one edit away
         ("Sauxillanges", "Sauxillanges"),
         ("port vendres", "Port-Vendres"),
@@ -144,6 +152,12 @@ def test_gazetteer_resolve(gaz, mention, expected):
         "aube",
         "côte",
         "roche",
+        # a town's short name that is a word too is no place in lowercase
+        "salon",
+        "romans",
+        "digne",
+        "joue",
+        "sable",
     ],
 )
 def test_gazetteer_resolve_rejects_non_names(gaz, text):
@@ -212,6 +226,7 @@ def test_gazetteer_stations_and_typed_forms(gaz):
     assert gaz.typed_forms("Cherbourg-en-Cotentin") == ["Cherbourg"]
     assert gaz.typed_forms("Bordeaux") == ["bdx"]
     assert gaz.typed_forms("Lyon") == []
+    assert gaz.typed_forms("Salon-de-Provence") == ["Salon"]  # alias and short form: once
 
 
 def test_gazetteer_shipped_index_is_current_and_equals_a_fresh_build(monkeypatch):
