@@ -10,8 +10,9 @@ Read off the lowercase words, each rule shaped by what the word also means in Fr
   "ferry", "vélo", "covoiturage", "taxi", "moto", "blablacar"...;
 - "car" is also "because" ("je vais à Lyon car j'ai rendez-vous"): a coach only right
   after a determiner or a preposition ("le car", "en car", "l'autocar" is a word above);
-- "vol" is also "theft", and "vole" / "volent" the verb: a flight only as "vols" or
-  after a determiner ("un vol", "le vol", "mon vol");
+- "vol" is also "theft", and "vole" / "volent" the verb: a flight only as "vols", after
+  a determiner ("un vol", "le vol", "mon vol") or as the request's first word ("vol Paris
+  Ajaccio", as flight searches are typed);
 - "voiture" is also a train's coach ("voiture 12", "en voiture 5"): a car unless a
   number follows;
 - "pied" is a flight of stairs or a foot: walking only as "à pied";
@@ -111,7 +112,8 @@ def _other_mode_at(words: Sequence[str], i: int) -> bool:
     if word in OTHER_MODE_WORDS:
         return True
     if word in _AFTER_DETERMINER:
-        return before in _DETERMINERS
+        # or a flight search's first word: "vol Paris Ajaccio", "Vol pour Nice"
+        return before in _DETERMINERS or (i == 0 and word == "vol")
     if word in {"voiture", "voitures"}:
         return not after.isdigit()
     return word == "pied" and before in {"à", "a"}

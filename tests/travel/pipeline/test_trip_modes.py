@@ -40,6 +40,7 @@ OTHER_MODES = [
     "le car de Libourne à Figeac",
     "l'autocar de Libourne à Figeac svp",
     "je cherche des vols Biarritz Lille pas chers",
+    "vol Biarritz Lille demain",
     "covoiturage Nantes Rennes samedi",
     "de Nantes à Rennes à pied, combien de temps ?",
     "y a un bus de Nantes à Rennes ce soir ?",
@@ -93,7 +94,8 @@ def test_trip_train_requests_and_other_senses_of_mode_words_stay_valid(nlp, text
         (["en", "car"], True),
         (["du", "car"], True),
         (["le", "vol"], True),
-        (["vol", "direct"], False),
+        (["vol", "Paris", "Ajaccio"], True),  # a flight search's first word
+        (["déclarer", "vol", "de", "sac"], False),  # theft
         (["à", "pied"], True),
         (["pied", "à", "terre"], False),
         (["le", "TER", "ou", "le", "bus"], False),
