@@ -15,7 +15,8 @@ Reads `liste-des-gares.csv` (stations and stops of every line, kilometre points)
 - lines join at the UIC codes they share; a section end that is on no other line is joined to
   the stop of another line whose kilometre point continues its own (travel.routes.junctions),
   else to the nearest point of another line within MAX_JUNCTION_KM, or AHEAD_JUNCTION_KM ahead
-  of it (the file has no junctions between stations); a point of one line that another line's
+  of it (the file has no junctions between stations); where that stop is far beyond the
+  nearest line ahead, to both; a point of one line that another line's
   stretch passes through (its kilometre-point length fits the detour by the point, the point
   within 1 km of the stretch, or 12 % of a long stretch's chord up to 2.5 km) is put on that line (travel.routes.junctions.through_points:
   Brive on the Tulle line); a passenger station on no line is attached to the nearest node
@@ -361,8 +362,9 @@ def build(sncf: Path) -> Tuple[Dict[str, np.ndarray], List[str]]:
     )
     joined: Set[int] = set()
     edges, sections, marks = section_edges(rows, index, lonlat, joined, report)
-    pk_links = kilometre_point_links(sections, marks, lonlat, dangling_ends(sections, joined), report)
-    joined.update(end for end, _, _ in pk_links)
+    unsure: Set[int] = set()
+    pk_links = kilometre_point_links(sections, marks, lonlat, dangling_ends(sections, joined), report, unsure)
+    joined.update(end for end, _, _ in pk_links if end not in unsure)
     edges, junctions = infer_junctions(edges, sections, lonlat, joined, report)
     node_lines: Dict[int, Set[str]] = defaultdict(set)
     for key, nodes in sections.items():

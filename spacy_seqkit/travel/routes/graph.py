@@ -9,7 +9,7 @@
   graph of the chains' ends ("core" nodes: junctions, about 760).
 
 All the core's shortest paths are computed when the network loads (`prepare`; else at the first
-query; about 900 nodes: 0.1 s and 8 MB), so that a
+query; about 1,000 nodes: 0.1-0.2 s and 8 MB), so that a
 distance is table lookups (numpy, over every pair of candidate stations at once) and a path is
 the concatenation of whole chains; with `all_pairs` False, only the rows a query needs, kept
 for the next."""

@@ -32,6 +32,7 @@ PK_RADIUS_KM = 40.0
 PK_FIT_SLACK_KM = 1.0
 PK_FIT_RATIO = 1.35
 PK_FIT_LONG_KM = 3.0
+PK_NEAR_RATIO, PK_NEAR_SLACK_KM = 3.0, 3.0  # a fit farther than this from the nearest line ahead is set aside
 AHEAD_COS = 0.5  # within 60 degrees of the line's own direction at its end
 PK_AHEAD_COS = 0.0  # kilometre points that fit are evidence enough: anywhere in front of the end
 MIN_LGV_KMH = 120.0  # straight distance per hour between calls: fast, and the network is far from it
@@ -67,9 +68,12 @@ def kilometre_point_links(
     lonlat: np.ndarray,
     dangling: Sequence[Tuple[Key, int]],
     report: List[str],
+    unsure: Set[int],
 ) -> List[Link]:
     """Join each dangling section end to the stop of another line that continues its kilometre
-    points (or where they start), ahead of it; ends with no such stop are left out."""
+    points (or where they start), ahead of it; ends with no such stop are left out. Ends whose
+    stop is far beyond the nearest line ahead are added to `unsure` (to be joined to that
+    line as well)."""
     node, pk, section = [], [], []
     ids = {key: i for i, key in enumerate(sections)}
     for key, nodes in sections.items():
@@ -95,10 +99,18 @@ def kilometre_point_links(
                 candidate = (float(straight[i]), float(gap[i] - straight[i]), int(node_a[i]), float(gap[i]))
                 best = candidate if best is None or candidate < best else best
         if best is not None:
+            near = float(straight[ok].min())
+            # kilometre points that fit far away, past another line just ahead, may be a
+            # coincidence (Annoeullin's 224.5 fits a point 9 km off; Don-Sainghin, where the
+            # line goes, is 4 km): the end is joined there and to the nearest line too
+            doubtful = best[0] > PK_NEAR_RATIO * near + PK_NEAR_SLACK_KM
             links.append((end, best[2], max(best[3], best[0], 0.001)))
+            if doubtful:
+                unsure.add(end)
             report.append(
                 f"kilometre-point junction: node {end} (line {key[0]}, PK {p:.3f}) -> node {best[2]}, "
                 f"{best[3]:.1f} km by kilometre points, {best[0]:.1f} km straight"
+                + (f" (another line {near:.1f} km ahead: joined to it as well)" if doubtful else "")
             )
     return links
 

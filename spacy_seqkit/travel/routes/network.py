@@ -60,7 +60,7 @@ class RailNetwork:
         self._arrays = arrays
         src, dst = arrays["edge_src"], arrays["edge_dst"]
         self.graph = ContractedGraph(len(self.uic), src, dst, arrays["edge_km"])
-        # All the core's shortest paths now (about 0.1 s), not at the first route: a
+        # All the core's shortest paths now (0.1-0.2 s), not at the first route: a
         # network is loaded to answer routes, and the first one is then as fast as the rest.
         self.graph.prepare()
         self.node_of: Dict[int, int] = {u: i for i, u in enumerate(self.uic.tolist()) if u}

@@ -134,6 +134,8 @@ def test_rail_routes_principal_stations_of_a_town(network):
         (87571000, 87571687),  # Tours - Chinon: Joué-lès-Tours, where two lines end, joined to Tours
         (87471003, 87471300),  # Rennes - Redon: a stretch the file lacks, run by an Intercités
         (87734251, 87734871),  # Arvant - Massiac: likewise
+        (87775288, 87775007),  # Alès - Nîmes: a line end whose kilometre points fit far away, joined near too
+        (87641001, 87734004),  # Montluçon - Clermont-Ferrand: likewise
     ],
 )
 def test_rail_routes_through_the_inferred_links_are_near_straight(network, a, b):
