@@ -15,7 +15,7 @@ from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Se
 
 from ...util import check_non_negative_int
 from ..places.french_places import FrenchPlaces
-from ..places.names import ARTICLES
+from ..places.names import ARTICLES, normalise
 from .noise import Segment, add_noise, to_record
 from ..places.registry import make_french_places
 from .records import read_records, typed_rewrite
@@ -122,7 +122,10 @@ def surface_form(name: str, rng: random.Random, gazetteer: Optional[FrenchPlaces
         if form.lower().startswith("gare "):  # "à la gare de Lyon": the article is no part of it
             return _Surface("la", "la", form, False)
         name = form
-    forms = gazetteer.typed_forms(name) if gazetteer is not None else []
+    # Not a short name that is a French word too ("Salon", "Romans"): read as a place only with
+    # a capital, it would teach the recognizer to take the word for one.
+    words = gazetteer.ordinary_words if gazetteer is not None else frozenset()
+    forms = [f for f in gazetteer.typed_forms(name) if normalise(f) not in words] if gazetteer is not None else []
     if forms and rng.random() < 0.3:
         name = rng.choice(forms)
     if rng.random() < 0.15:

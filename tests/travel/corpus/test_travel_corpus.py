@@ -316,3 +316,17 @@ def test_cli_generate_and_convert(tmp_path):
         (d.text, [(e.start, e.end, e.label_) for e in d.ents]) for d in full
     ]
     assert all(REWRITE_KEY in d.user_data for d in full) and not any(d.user_data for d in bare)
+
+
+def test_generate_writes_short_names_but_not_those_that_are_words():
+    """The generator writes a town by its usual short name ("Clermont"), never by one that is a
+    French word too ("Salon" for Salon-de-Provence: a place only with a capital)."""
+    from spacy_seqkit.travel.corpus.generate import surface_form
+
+    gazetteer = make_french_places()
+    assert gazetteer.resolve("Salon") == "Salon-de-Provence"
+    rng = random.Random(0)
+    clermont = {surface_form("Clermont-Ferrand", rng, gazetteer).body for _ in range(200)}
+    salon = {surface_form("Salon-de-Provence", rng, gazetteer).body for _ in range(200)}
+    assert "Clermont" in clermont
+    assert "Salon" not in salon and "Salon-de-Provence" in salon
