@@ -32,7 +32,7 @@ PK_RADIUS_KM = 40.0
 PK_FIT_SLACK_KM = 1.0
 PK_FIT_RATIO = 1.35
 PK_FIT_LONG_KM = 3.0
-PK_NEAR_RATIO, PK_NEAR_SLACK_KM = 3.0, 3.0  # a fit farther than this from the nearest line ahead is set aside
+PK_NEAR_RATIO, PK_NEAR_SLACK_KM = 3.0, 3.0  # a fit farther than this past the nearest line ahead: join both
 AHEAD_COS = 0.5  # within 60 degrees of the line's own direction at its end
 PK_AHEAD_COS = 0.0  # kilometre points that fit are evidence enough: anywhere in front of the end
 MIN_LGV_KMH = 120.0  # straight distance per hour between calls: fast, and the network is far from it
@@ -101,8 +101,8 @@ def kilometre_point_links(
         if best is not None:
             near = float(straight[ok].min())
             # kilometre points that fit far away, past another line just ahead, may be a
-            # coincidence (Annoeullin's 224.5 fits a point 9 km off; Don-Sainghin, where the
-            # line goes, is 4 km): the end is joined there and to the nearest line too
+            # coincidence: the end is joined there and to the nearest line too (Alès - Nîmes
+            # was 116 km by Montpellier, 47 km since)
             doubtful = best[0] > PK_NEAR_RATIO * near + PK_NEAR_SLACK_KM
             links.append((end, best[2], max(best[3], best[0], 0.001)))
             if doubtful:
