@@ -27,6 +27,7 @@ from spacy.tokens import Doc, Span
 from ..places.contract import Places
 from ..places.place import Place
 from .ruled_out import is_ruled_out
+from .written import is_word
 
 ARRIVAL_CUES = frozenset({"pour", "pr", "vers", "jusqu'à", "jusqu'a", "jusqu’à", "jusqu", "jusque", "direction"})
 LOCATIVE = frozenset({"à", "a"})
@@ -223,7 +224,7 @@ def adjacent_place(
         if start < 0 or end > len(doc) or any(j in taken for j in range(start, end)):
             continue
         part = doc[start:end]
-        if not (part[0].is_alpha and part[-1].is_alpha):
+        if not (part[0].is_alpha and is_word(part[-1])):  # "Paris Saint-Lazare"
             continue
         place = places.place(part.text)
         if place is not None:

@@ -40,7 +40,8 @@ TRAIN_WORDS = frozenset(
 OTHER_MODE_WORDS = frozenset(
     "avion avions autocar autocars bus bateau bateaux ferry ferries vélo vélos velo velos "
     "covoiturage covoit blablacar flixbus taxi taxis vtc uber moto scooter trottinette "
-    "hélicoptère helicoptere hélico helico auto-stop autostop camion vols".split()
+    "hélicoptère helicoptere hélico helico auto-stop autostop camion vols camping-car camping-cars "
+    "minibus".split()
 )
 # Carried as luggage unless ridden: "à vélo", "en trottinette", "par moto".
 _LUGGAGE = frozenset("vélo vélos velo velos moto motos scooter scooters trottinette trottinettes".split())

@@ -11,6 +11,7 @@ from spacy.tokens import Doc, Span, Token
 
 from ..places.contract import Places
 from ..places.place import STATION
+from .written import is_word
 
 # How many words a mention may grow by on each side: "Le Creusot" + "Montceau Montchanin TGV".
 MAX_EXTRA_WORDS = 4
@@ -38,6 +39,9 @@ _AFTER_A_STATION = {
     "merci",
 }
 _COMPASS = {"est", "nord"}
+# What may open a mention before a station's name: "gare de Lyon Perrache" is Lyon Perrache.
+_STATION_WORDS = {"gare", "station"}
+_LINKS = {"de", "d'", "d’", "du", "des"}
 
 
 def _joinable(span: Span) -> bool:
@@ -46,11 +50,22 @@ def _joinable(span: Span) -> bool:
 
 
 def _name_word(token: Token) -> bool:
-    """A word a station's name may go on with beside a mention: "Lille" + "Flandres"; "est"
-    only where it ends a station's name ("Paris Est", "depuis paris est mercredi")."""
+    """A word a station's name may go on with beside a mention: "Lille" + "Flandres", "Paris" +
+    "Saint-Lazare" (letters joined by dashes or apostrophes); "est" only where it ends a
+    station's name ("Paris Est", "depuis paris est mercredi")."""
     if token.lower_ in _COMPASS:
         return not token.is_lower or _ends_a_name(token.doc, token.i + 1)
-    return token.is_alpha and not token.is_stop
+    return not token.is_stop and is_word(token)
+
+
+def _name_start(span: Span) -> int:
+    """Where the name in a mention starts: after "gare de" ("gare", "station de"...) opening it."""
+    doc, i = span.doc, span.start
+    if i < span.end - 1 and doc[i].lower_ in _STATION_WORDS:
+        i += 1
+        if i < span.end - 1 and doc[i].lower_ in _LINKS:
+            i += 1
+    return i
 
 
 def _ends_a_name(doc: Doc, i: int) -> bool:
@@ -69,7 +84,7 @@ def ends_a_station_name(span: Span) -> bool:
 def widest_station(span: Span, places: Places, before: Optional[Span] = None) -> Optional[Tuple[int, int]]:
     """(start, end) of the longest run of words that spells a station's name exactly (no typo
     correction: "Massy à Palaiseau" is no Massy - Palaiseau), starts at or before the start of
-    `span`, goes past its start and adds a word that is not a function word ("Paris est" is no
+    `span` (or after the "gare de" opening it: "gare de Lyon" + "Perrache"), goes past its start and adds a word that is not a function word ("Paris est" is no
     Paris Est) beside it; it may cover the mention `before` it, and cut it only where that
     mention, right before, names no one place ("wimille wimereux boulogne" + "ville": Boulogne
     Ville, the station). None if no run does."""
@@ -88,11 +103,13 @@ def widest_station(span: Span, places: Places, before: Optional[Span] = None) ->
     # A mention before that names no one place ("wimille wimereux boulogne") may give up its end.
     cuttable = before is not None and before.end == span.start and places.place(before.text) is None
     for start in range(lowest, span.start + 1):
-        # The longest run of exact names from `start` (one pass over the window's rest).
-        runs = places.name_spans(words[start - lowest :], len(words))
+        # The longest run of exact names from `start` (one pass over the window's rest); from
+        # the mention's start, past its "gare de": "gare de Lyon" + "Perrache".
+        name = _name_start(span) if start == span.start else start
+        runs = places.name_spans(words[name - lowest :], len(words))
         if not runs or runs[0][0] != 0:
             continue
-        end = start + runs[0][1]
+        end = name + runs[0][1]
         if end <= span.start or (start == span.start and end <= span.end):
             continue  # does not reach into the mention, or adds nothing after it
         if before is not None and before.start < start < before.end and not cuttable:

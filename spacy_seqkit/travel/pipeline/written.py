@@ -1,15 +1,24 @@
 """How a mention is written: as a proper name, or in a text that shouts (all capitals),
 where every word looks like one."""
 
+import re
 from typing import Optional, Union
 
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, Token
 
 # Lowercase words that may sit inside a written place name: "Port-sur-Saône".
 _NAME_PARTICLES = {"de", "du", "des", "d'", "la", "le", "les", "l'", "sur", "sous", "en", "lès", "lez", "et", "-"}
 _SENTENCE_ENDS = {".", "!", "?", ":", "\n", ";"}
 # `seqkit_trip`'s `unknown_names`: is a name no place holds an end as written ("keep"), or not?
 UNKNOWN_NAMES_SETTINGS = ("keep", "drop")
+
+
+_WORD_PARTS = re.compile(r"[-'’]")
+
+
+def is_word(token: Token) -> bool:
+    """Letters only, or letters joined by dashes or apostrophes: "Saint-Lazare", "l'Isle"."""
+    return token.is_alpha or all(part.isalpha() for part in _WORD_PARTS.split(token.text))
 
 
 def check_unknown_names(value: str) -> str:

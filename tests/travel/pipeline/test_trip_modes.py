@@ -95,6 +95,7 @@ def test_trip_train_requests_and_other_senses_of_mode_words_stay_valid(nlp, text
         (["du", "car"], True),
         (["le", "vol"], True),
         (["vol", "Paris", "Ajaccio"], True),  # a flight search's first word
+        (["en", "camping-car", "de", "Vannes", "à", "Auray"], True),
         (["déclarer", "vol", "de", "sac"], False),  # theft
         (["à", "pied"], True),
         (["pied", "à", "terre"], False),

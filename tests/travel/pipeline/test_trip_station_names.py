@@ -79,6 +79,18 @@ def trip_of(nlp, text, marked):
             [("Paris Gare de Lyon", "DEPART"), ("Moûtiers-Salins", "ARRIVEE")],
             ("Paris Gare de Lyon", (), "Moûtiers - Salins - Brides-les-Bains"),
         ),
+        # a name after the "gare de" that opens a mention goes on past it
+        (
+            "Je pars de la gare de Lyon Perrache pour aller à Grenoble",
+            [("gare de Lyon", "DEPART"), ("Grenoble", "ARRIVEE")],
+            ("Lyon Perrache", (), "Grenoble"),
+        ),
+        # a word of a name may hold dashes: "Saint-Lazare" beside "Paris"
+        (
+            "un train Le Havre Paris Saint-Lazare",
+            [("Le Havre", "DEPART"), ("Paris", "ARRIVEE")],
+            ("Le Havre", (), "Paris Saint-Lazare"),
+        ),
         # "est" ends a station's name before a date, a time or the end of the text
         (
             "aller a champagne ardenne tgv depuis paris est mercredi",
