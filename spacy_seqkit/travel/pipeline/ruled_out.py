@@ -16,7 +16,7 @@ Two shapes, each narrow enough that an ordinary "pas" keeps its places:
   Grenoble"); a "pas" that opens its clause ("pas Hendaye", "non pas Lyon", ", mais pas
   par Tours") needs none;
 - a correction right after the place, then another place: "à Sedan, non pardon, à Reims",
-  "de Paris, enfin non, de Versailles". The other place must follow, so that a trailing
+  "de Paris, enfin non, de Versailles", "à Brive, ou plutôt à Souillac". The other place must follow, so that a trailing
   "non ?" rules nothing out, and "non pas" leaves the place before it alone ("à Lyon, non
   pas à Grenoble" rules out Grenoble, by the first shape).
 """
@@ -103,7 +103,7 @@ def corrected_after(mention: Span, mention_starts: Collection[int]) -> bool:
         word = _word(doc, i)
         if i in mention_starts:
             return corrected
-        if word in CORRECTIONS:
+        if word in CORRECTIONS or (word in {"plutôt", "plutot"} and _word(doc, i - 1) == "ou"):  # "ou plutôt"
             corrected = True
         elif word == "pas" or not (doc[i].is_punct or word in CORRECTION_FILLERS or (corrected and word in LINKS)):
             return False

@@ -55,6 +55,12 @@ RULED_OUT = [
         "Brest",
     ),
     (
+        "de Cahors à Brive, ou plutôt à Souillac",
+        [("Cahors", "DEPART"), ("Brive", "ARRIVEE"), ("Souillac", "ARRIVEE")],
+        "Cahors",
+        "Souillac",
+    ),
+    (
         "je pars de Nantes non attendez de Laval et je vais à Brest",
         [("Nantes", "DEPART"), ("Laval", "DEPART"), ("Brest", "ARRIVEE")],
         "Laval",
