@@ -4,9 +4,9 @@ words spell a place, what is known to be no place; and, for the corpus, populati
 stations, départements and the forms people type."""
 
 import functools
-from typing import FrozenSet, List, Optional, Tuple
+from typing import Dict, FrozenSet, List, Optional, Tuple
 
-from .communes import read_communes, read_departements
+from .communes import Commune, read_communes, read_departements
 from .index import CITY_ALIASES, MIN_WORD_PLACE_POPULATION, Entry, NameIndex, load_index, shipped_data, short_form
 from .lookup import candidate_keys, resolve_cached
 from .names import ARTICLE, FOREIGN_PLACES, TYPE_WORDS, normalise
@@ -14,6 +14,16 @@ from .place import COMMUNE, STATION, Place
 
 # The key of one typed word: requests repeat their words ("de", "à", "Paris").
 _word_key = functools.lru_cache(maxsize=1 << 16)(normalise)
+
+
+@functools.lru_cache(maxsize=1)
+def _communes_by_name() -> Dict[str, List[Commune]]:
+    """Official name → the communes of that name (arrondissements aside), in the list's order."""
+    by_name: Dict[str, List[Commune]] = {}
+    for commune in read_communes():
+        if commune.kind != "R":
+            by_name.setdefault(commune.name, []).append(commune)
+    return by_name
 
 
 class FrenchPlaces:
@@ -71,7 +81,7 @@ class FrenchPlaces:
 
     def departement_of(self, name: str) -> Optional[Tuple[str, str]]:
         """(code, name) of the département of the largest commune called `name`, else None."""
-        communes = [c for c in read_communes() if c.name == name and c.kind != "R"]
+        communes = _communes_by_name().get(name)
         if not communes:
             return None
         code = max(communes, key=lambda c: (c.kind == "C", c.population)).departement
