@@ -50,6 +50,15 @@ def load(name: Any, **kwargs) -> Any:
         return spacy.load(name, **kwargs)
 
 
+def blank(name: str, **kwargs) -> Any:
+    """`spacy.blank(name, **kwargs)`, with the large patterns it compiles taken from the
+    cache file, or written to it the first time (as `load`)."""
+    import spacy
+
+    with cached_patterns():
+        return spacy.blank(name, **kwargs)
+
+
 @contextmanager
 def cached_patterns() -> Iterator[Optional["RegexCache"]]:
     """Within the block, `re.compile` of a pattern the cache file holds returns the

@@ -15,6 +15,7 @@ from spacy.scorer import Scorer
 from spacy.tokens import Doc, Span
 from spacy.training import Example
 
+from ..regex_cache import load
 from .corpus.records import REWRITE_FORMS, gold_rewrite, read_records, record_doc, record_trip
 from .orders.answer import prepare_pipeline, trip_of
 from .pipeline.trip import trip_accuracy
@@ -161,7 +162,7 @@ def evaluate_trips(
     records = read_records(data)
     if not records:
         raise ValueError(f"{data} holds no records")
-    nlp = prepare_pipeline(spacy.load(model))
+    nlp = prepare_pipeline(load(model))  # the tokenizer's largest pattern from the start-up cache
     errors: List[Dict[str, Any]] = []
     results = {"model": evaluate(nlp.pipe, records, nlp, errors)}
     if baseline:

@@ -14,10 +14,11 @@ def records_to_docbin(records: Iterable[Dict], lang: str = "fr", rewrite: bool =
     installed package's entry points, about a millisecond a doc, and `spacy
     train` pays it for every doc it initializes on and at every dev evaluation.
     """
-    import spacy
     from spacy.tokens import DocBin
 
-    nlp = spacy.blank(lang)
+    from ...regex_cache import blank
+
+    nlp = blank(lang)  # the tokenizer's largest pattern from the start-up cache
     docbin = DocBin(store_user_data=rewrite)
     for record in records:
         docbin.add(record_doc(nlp.make_doc, record))

@@ -319,7 +319,7 @@ def generate_corpus(
     generated. `label_single_end`: in INVALID requests with only one end ("je veux aller à
     Lyon") that end still gets its DEPART / ARRIVEE span; the trip is null either way.
     """
-    import spacy
+    from ...regex_cache import blank
 
     check_non_negative_int("n_train", n_train)
     check_non_negative_int("n_dev", n_dev)
@@ -328,7 +328,7 @@ def generate_corpus(
     gazetteer = gazetteer or make_french_places()
     split = make_split(gazetteer, seed, dev_fraction)
     exclude = {sentence_key(t) for t in exclude_texts}
-    tokenizer = spacy.blank("fr").tokenizer
+    tokenizer = blank("fr").tokenizer  # the tokenizer's largest pattern from the start-up cache
     # A station whose name is also a commune's is answered as the commune (SNCF's "Marsac-sur-
     # L'isle" is Marsac-sur-l'Isle): draw the stations that are answered by their own name.
     stations = [n for n in gazetteer.station_names() if gazetteer.resolve(n) == n]
