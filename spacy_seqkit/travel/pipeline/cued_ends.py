@@ -34,7 +34,10 @@ LOCATIVE = frozenset({"à", "a"})
 DEPARTURE_CUES = frozenset({"depuis"})
 FROM = frozenset({"de", "d'", "d’", "du"})
 LEAVING = frozenset(
-    "pars part partir partant partons partez départ depart quitter quitte quittant provenance venant viens vient".split()
+    "pars part partir partant partons partez partent parti partie partis parties partirai partiras partira "
+    "partirons partirez partiront partirais partirait partirions partiriez partiraient partais partait partions "
+    "partiez partaient départ depart quitter quitte quittant provenance venant viens vient venons venez "
+    "viennent".split()
 )
 
 # Where one lives is where one leaves from once the other end is named: "j'habite Abbeville".

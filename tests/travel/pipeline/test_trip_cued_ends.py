@@ -112,6 +112,11 @@ def test_pair_ends_off_reads_no_cue(nlp):
             ("Charleville-Mézières", "Reims"),
         ),
         (
+            "Je serai à Angers demain, je partirai de Saumur",  # leaving in the future
+            [("Angers", "DEPART"), ("Saumur", "ARRIVEE")],
+            ("Saumur", "Angers"),
+        ),
+        (
             "un aller vers Gap, moi qui suis à Briançon",
             [("Gap", "DEPART"), ("Briançon", "ARRIVEE")],
             ("Briançon", "Gap"),
