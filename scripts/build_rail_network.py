@@ -16,9 +16,11 @@ Reads `liste-des-gares.csv` (stations and stops of every line, kilometre points)
   the stop of another line whose kilometre point continues its own (travel.routes.junctions),
   else to the nearest point of another line within MAX_JUNCTION_KM, or AHEAD_JUNCTION_KM ahead
   of it (the file has no junctions between stations); where that stop is far beyond the
-  nearest line ahead, to both; a point of one line that another line's
+  nearest line ahead, to both; never to a point of a high-speed line (one whose passenger
+  stops are all TGV stations: it has no junction between them); a point of one line that another line's
   stretch passes through (its kilometre-point length fits the detour by the point, the point
-  within 1 km of the stretch, or 12 % of a long stretch's chord up to 2.5 km) is put on that line (travel.routes.junctions.through_points:
+  within 1 km of the stretch, or 12 % of a long stretch's chord up to 2.5 km; a high-speed line
+  passes none) is put on that line (travel.routes.junctions.through_points:
   Brive on the Tulle line); a passenger station on no line is attached to the nearest node
   within ATTACH_KM, else, stop after stop, to the nearest station already attached (a branch
   the file lacks: Arcachon);
@@ -38,7 +40,7 @@ import sys
 import unicodedata
 from collections import defaultdict
 from pathlib import Path
-from typing import Dict, List, Set, Tuple
+from typing import AbstractSet, Dict, List, Set, Tuple
 
 import numpy as np
 from scipy.sparse import coo_matrix
@@ -51,6 +53,7 @@ from spacy_seqkit.travel.routes.geo import haversine_km  # noqa: E402
 from spacy_seqkit.travel.routes.junctions import (  # noqa: E402
     ahead,
     dangling_ends,
+    high_speed_lines,
     kilometre_point_links,
     local_km,
     through_points,
@@ -190,8 +193,10 @@ def infer_junctions(
     lonlat: np.ndarray,
     joined: Set[int],
     report: List[str],
+    high_speed: AbstractSet[str] = frozenset(),
 ) -> Tuple[List[Edge], List[Tuple[float, float]]]:
-    """Join each section end that no other line shares to the nearest point of another line."""
+    """Join each section end that no other line shares to the nearest point of another line
+    (never of a `high_speed` line, for an end of another line)."""
     on_sections: Dict[int, Set[Tuple[str, str]]] = defaultdict(set)
     for key, nodes in sections.items():
         for n in nodes:
@@ -200,6 +205,7 @@ def infer_junctions(
     seg_section = np.array([section_ids[key] for key, nodes in sections.items() for _ in zip(nodes, nodes[1:])])
     # the first edges are the sections' own, in section order; links between sections follow
     seg = np.array([(e[0], e[1]) for e in edges[: len(seg_section)]], dtype=np.int64)
+    seg_fast = np.array([key[0] in high_speed for key, nodes in sections.items() for _ in zip(nodes, nodes[1:])])
     splits: Dict[int, List[Tuple[float, int]]] = defaultdict(list)
     links: List[Edge] = []
     new_points: List[Tuple[float, float]] = []
@@ -213,6 +219,8 @@ def infer_junctions(
             t = np.clip(-(a * d).sum(1) / np.maximum((d * d).sum(1), 1e-12), 0.0, 1.0)
             dist = np.hypot(*(a + t[:, None] * d).T)
             dist[(seg_section == section_ids[key]) | (seg == end).any(1)] = np.inf
+            if key[0] not in high_speed:
+                dist[seg_fast] = np.inf
             if len(nodes) > 1:  # farther points count when they lie ahead of the line's end
                 inner = local_km(lonlat[nodes[1] if end == nodes[0] else nodes[-2]], lonlat[end])
                 far = ~ahead(np.zeros(2), inner, a + t[:, None] * d) & (dist > MAX_JUNCTION_KM)
@@ -362,15 +370,25 @@ def build(sncf: Path) -> Tuple[Dict[str, np.ndarray], List[str]]:
     )
     joined: Set[int] = set()
     edges, sections, marks = section_edges(rows, index, lonlat, joined, report)
+    stops: Dict[str, List[str]] = defaultdict(list)
+    for r in rows:
+        if r["VOYAGEURS"] == "O":
+            stops[r["CODE_LIGNE"]].append(r["LIBELLE"])
+    high_speed = high_speed_lines(stops)
+    report.append(f"high-speed lines (every passenger stop a TGV station): {', '.join(sorted(high_speed))}")
     unsure: Set[int] = set()
-    pk_links = kilometre_point_links(sections, marks, lonlat, dangling_ends(sections, joined), report, unsure)
+    pk_links = kilometre_point_links(
+        sections, marks, lonlat, dangling_ends(sections, joined), report, unsure, high_speed
+    )
     joined.update(end for end, _, _ in pk_links if end not in unsure)
-    edges, junctions = infer_junctions(edges, sections, lonlat, joined, report)
+    edges, junctions = infer_junctions(edges, sections, lonlat, joined, report, high_speed)
     node_lines: Dict[int, Set[str]] = defaultdict(set)
     for key, nodes in sections.items():
         for n in nodes:
             node_lines[n].add(key[0])
-    edges = through_points(edges, node_lines, np.vstack([lonlat, np.array(junctions).reshape(-1, 2)]), report)
+    edges = through_points(
+        edges, node_lines, np.vstack([lonlat, np.array(junctions).reshape(-1, 2)]), report, high_speed
+    )
     edges += [(a, b, km, JUNCTION, "") for a, b, km in pk_links]
     edges += attach_stations(
         [(u, placed[u]) for u in extra],

@@ -18,7 +18,7 @@ between lines, nor a line's last stretch where it has no stop. Two rules close m
 """
 
 import math
-from typing import Dict, List, Sequence, Set, Tuple
+from typing import AbstractSet, Dict, List, Sequence, Set, Tuple
 
 import numpy as np
 from scipy.sparse import coo_matrix
@@ -62,6 +62,15 @@ def ahead(end_xy: np.ndarray, inner_xy: np.ndarray, points_xy: np.ndarray, cos: 
     return ((points_xy - end_xy) @ direction) >= cos * norm
 
 
+def high_speed_lines(stops: Dict[str, List[str]]) -> Set[str]:
+    """The lines whose passenger stops (line code -> SNCF's names of them) are all TGV stations:
+    high-speed lines ("LGV Est": Champagne-Ardenne, Meuse and Lorraine TGV). Such a line passes
+    no other station, nor does a classic line end on it between its stations: it is no target
+    of the rules that join lines by proximity (Héricourt, 2.5 km from the Rhin-Rhône line, was
+    joined to it; Prunay and Sept-Saulx, near the LGV Est, were put on it)."""
+    return {code for code, names in stops.items() if names and all("TGV" in name.upper() for name in names)}
+
+
 def kilometre_point_links(
     sections: Dict[Key, List[int]],
     pks: Dict[Key, List[float]],
@@ -69,11 +78,12 @@ def kilometre_point_links(
     dangling: Sequence[Tuple[Key, int]],
     report: List[str],
     unsure: Set[int],
+    high_speed: AbstractSet[str] = frozenset(),
 ) -> List[Link]:
     """Join each dangling section end to the stop of another line that continues its kilometre
     points (or where they start), ahead of it; ends with no such stop are left out. Ends whose
     stop is far beyond the nearest line ahead are added to `unsure` (to be joined to that
-    line as well)."""
+    line as well). An end of another line is never joined to a point of a `high_speed` line."""
     node, pk, section = [], [], []
     ids = {key: i for i, key in enumerate(sections)}
     for key, nodes in sections.items():
@@ -81,6 +91,7 @@ def kilometre_point_links(
         pk += pks[key]
         section += [ids[key]] * len(nodes)
     node_a, pk_a, section_a = np.array(node), np.array(pk), np.array(section)
+    fast = np.array([key[0] in high_speed for key in sections])[section_a] if len(section_a) else np.zeros(0, bool)
     links: List[Link] = []
     for key, end in dangling:
         nodes, marks = sections[key], pks[key]
@@ -89,6 +100,8 @@ def kilometre_point_links(
         xy = local_km(lonlat[node_a], lonlat[end])
         straight = np.hypot(*xy.T)
         ok = (section_a != ids[key]) & (node_a != end) & (straight <= PK_RADIUS_KM)
+        if key[0] not in high_speed:
+            ok &= ~fast
         ok &= ahead(np.zeros(2), local_km(lonlat[inner], lonlat[end]), xy, PK_AHEAD_COS)
         # the other line's kilometre point continues this one's, or this one starts there
         gaps = [p - pk_a if first else pk_a - p] + ([np.full(len(pk_a), p)] if first else [])
@@ -178,6 +191,7 @@ def through_points(
     node_lines: Dict[int, Set[str]],
     lonlat: np.ndarray,
     report: List[str],
+    high_speed: AbstractSet[str] = frozenset(),
 ) -> List[Tuple[int, int, float, int, str]]:
     """Stations a line passes through without listing them (Brive on the Coutras - Tulle
     line, listed on Paris - Toulouse only): a point of another line that the line's stretch
@@ -185,11 +199,12 @@ def through_points(
     by that point (within THROUGH_SLACK_KM) and the point within THROUGH_KM of the stretch
     (THROUGH_SHARE of a longer stretch's chord, up to THROUGH_MAX_KM: La Roche-sur-Yon on
     the Les Sables line, 2.1 km off the chord of a 22 km stretch),
-    is put on the line there, the stretch's length shared in proportion."""
+    is put on the line there, the stretch's length shared in proportion; never on a
+    `high_speed` line."""
     points = sorted(node_lines)
     xy_all = np.array(lonlat)
     splits: Dict[int, List[Tuple[float, int]]] = {}
-    line_edges = [i for i, e in enumerate(edges) if e[4] and e[0] != e[1]]
+    line_edges = [i for i, e in enumerate(edges) if e[4] and e[4] not in high_speed and e[0] != e[1]]
     src = np.array([edges[i][0] for i in line_edges])
     dst = np.array([edges[i][1] for i in line_edges])
     km = np.array([edges[i][2] for i in line_edges])

@@ -136,6 +136,7 @@ def test_rail_routes_principal_stations_of_a_town(network):
         (87734251, 87734871),  # Arvant - Massiac: likewise
         (87775288, 87775007),  # Alès - Nîmes: a line end whose kilometre points fit far away, joined near too
         (87641001, 87734004),  # Montluçon - Clermont-Ferrand: likewise
+        (87184002, 87184523),  # Belfort - Montbéliard: Héricourt's line end joins no high-speed line
     ],
 )
 def test_rail_routes_through_the_inferred_links_are_near_straight(network, a, b):
@@ -143,3 +144,18 @@ def test_rail_routes_through_the_inferred_links_are_near_straight(network, a, b)
     first, last = route.stops[0], route.stops[-1]
     straight = haversine_km((first.lon, first.lat), (last.lon, last.lat))
     assert straight <= route.km <= 1.6 * straight
+
+
+def test_rail_routes_a_high_speed_line_passes_only_its_own_stations(network):
+    """The LGV Est lists Champagne-Ardenne, Meuse and Lorraine TGV: the stations of the classic
+    lines beside it (Prunay, Sept-Saulx, Vandières) are not put on it, so no route takes it
+    from them."""
+    arrays = network._arrays
+    ptr, lines = arrays["edge_line_ptr"].tolist(), arrays["edge_line"].tolist()
+    lgv = network.line_codes.index("005000")
+    on_it = set()
+    for e, (a, b) in enumerate(zip(arrays["edge_src"].tolist(), arrays["edge_dst"].tolist())):
+        if lgv in lines[ptr[e] : ptr[e + 1]]:
+            on_it |= {a, b}
+    stations = {network.names[n] for n in on_it if network.passenger[n]}
+    assert stations == {"Champagne-Ardenne TGV", "Meuse TGV", "Lorraine TGV"}
