@@ -16,9 +16,9 @@ Two shapes, each narrow enough that an ordinary "pas" keeps its places:
   Grenoble"); a "pas" that opens its clause ("pas Hendaye", "non pas Lyon", ", mais pas
   par Tours") needs none;
 - a correction right after the place, then another place: "à Sedan, non pardon, à Reims",
-  "de Paris, enfin non, de Versailles", "à Brive, ou plutôt à Souillac". The other place must follow, so that a trailing
-  "non ?" rules nothing out, and "non pas" leaves the place before it alone ("à Lyon, non
-  pas à Grenoble" rules out Grenoble, by the first shape).
+  "de Paris, enfin non, de Versailles", "à Brive, ou plutôt à Souillac". The other place must
+  follow, so that a trailing "non ?" rules nothing out, and "non pas" leaves the place before
+  it alone ("à Lyon, non pas à Grenoble" rules out Grenoble, by the first shape).
 """
 
 from typing import Collection

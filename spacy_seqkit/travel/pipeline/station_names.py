@@ -84,10 +84,11 @@ def ends_a_station_name(span: Span) -> bool:
 def widest_station(span: Span, places: Places, before: Optional[Span] = None) -> Optional[Tuple[int, int]]:
     """(start, end) of the longest run of words that spells a station's name exactly (no typo
     correction: "Massy à Palaiseau" is no Massy - Palaiseau), starts at or before the start of
-    `span` (or after the "gare de" opening it: "gare de Lyon" + "Perrache"), goes past its start and adds a word that is not a function word ("Paris est" is no
-    Paris Est) beside it; it may cover the mention `before` it, and cut it only where that
-    mention, right before, names no one place ("wimille wimereux boulogne" + "ville": Boulogne
-    Ville, the station). None if no run does."""
+    `span` (or after the "gare de" opening it: "gare de Lyon" + "Perrache"), goes past its start
+    and adds a word that is not a function word ("Paris est" is no Paris Est) beside it; it may
+    cover the mention `before` it, and cut it only where that mention, right before, names no one
+    place ("wimille wimereux boulogne" + "ville": Boulogne Ville, the station). None if no run
+    does."""
     doc = span.doc
     # Most mentions stand between function words ("de Marseille à Paris"): nothing to try.
     left = span.start > 0 and _name_word(doc[span.start - 1])

@@ -11,8 +11,6 @@ _NAME_PARTICLES = {"de", "du", "des", "d'", "la", "le", "les", "l'", "sur", "sou
 _SENTENCE_ENDS = {".", "!", "?", ":", "\n", ";"}
 # `seqkit_trip`'s `unknown_names`: is a name no place holds an end as written ("keep"), or not?
 UNKNOWN_NAMES_SETTINGS = ("keep", "drop")
-
-
 _WORD_PARTS = re.compile(r"[-'’]")
 
 
