@@ -45,7 +45,7 @@ def project(tmp_path_factory):
     (root / "corpus").mkdir()
     for name in ("test.jsonl", "blind.jsonl", "holdout.jsonl", "stations.jsonl", "orders_example.csv"):
         shutil.copy(ROOT / "corpus" / name, root / "corpus" / name)
-    overrides = {"vars.n_train": 300, "vars.n_dev": 60, "vars.max_steps": 30}
+    overrides = {"vars.n_train": 300, "vars.n_dev": 60, "vars.max_steps": 30, "vars.train_max_steps": 30}
     project_run(root, "all", overrides=overrides, capture=True)
     return root
 
