@@ -212,20 +212,31 @@ def check_steps_or_route(steps: bool, route: bool) -> None:
 @app.command("evaluate-trips")
 def evaluate_trips_command(
     model: str = typer.Argument(..., help="Trained pipeline: a directory or an installed package"),
-    data: Path = typer.Argument(..., help="JSONL with text, spans and trip (e.g. corpus/test.jsonl)"),
-    output: Path = typer.Option(None, "--output", "-o", help="Write the figures as JSON"),
+    data: List[Path] = typer.Argument(..., help="JSONL sets with text, spans and trip (e.g. corpus/test.jsonl)"),
+    output: List[Path] = typer.Option(
+        [], "--output", "-o", help="Write the figures as JSON: one per data set, in their order (repeatable)"
+    ),
     baseline: bool = typer.Option(True, "--baseline/--no-baseline", help="Also score fr_core_news_md + rules"),
-    errors: Path = typer.Option(None, "--errors", help="Write the wrong trips as JSONL"),
+    errors: List[Path] = typer.Option(
+        [], "--errors", help="Write the wrong trips as JSONL: one per data set, in their order (repeatable)"
+    ),
 ) -> None:
     """Per-label entity P/R/F, validity accuracy and trip accuracy (both ends
-    right, or correctly INVALID), beside a fr_core_news_md + rules baseline."""
-    from .evaluation import evaluate_trips
+    right, or correctly INVALID), beside a fr_core_news_md + rules baseline, on
+    each data set (the pipelines loaded once)."""
+    from .evaluation import evaluate_trip_sets
 
-    if not data.is_file():
-        typer.echo(f"No such data file: {data}", err=True)
-        raise typer.Exit(2)
+    for path in data:
+        if not path.is_file():
+            typer.echo(f"No such data file: {path}", err=True)
+            raise typer.Exit(2)
+    for name, given in (("--output", output), ("--errors", errors)):
+        if given and len(given) != len(data):
+            typer.echo(f"{name} given {len(given)} times for {len(data)} data sets: give it once per set", err=True)
+            raise typer.Exit(2)
+    sets = [(path, output[i] if output else None, errors[i] if errors else None) for i, path in enumerate(data)]
     try:
-        evaluate_trips(model, data, output=output, baseline=baseline, errors_path=errors)
+        evaluate_trip_sets(model, sets, baseline=baseline)
     except ValueError as e:
         typer.echo(str(e), err=True)
         raise typer.Exit(2) from None

@@ -7,7 +7,7 @@ fr_core_news_md's LOC entities and preposition rules, so no number stands alone.
 import json
 import time
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import spacy
 from spacy.language import Language
@@ -122,7 +122,7 @@ def evaluate(pipe, records: List[Dict[str, Any]], nlp: Language, errors: Optiona
     }
 
 
-def print_report(results: Dict[str, Dict[str, Any]]) -> None:
+def print_report(results: Dict[str, Dict[str, Any]], title: Optional[str] = None) -> None:
     from wasabi import msg
 
     names = list(results)
@@ -142,7 +142,7 @@ def print_report(results: Dict[str, Dict[str, Any]]) -> None:
             )
     rows.append(["words/s"] + [fmt(results[n]["words_per_second"], digits=0) for n in names])
     n_records = results[names[0]]["n"]
-    msg.divider(f"Trips on {n_records} sentences")
+    msg.divider(f"{title}: trips on {n_records} sentences" if title else f"Trips on {n_records} sentences")
     msg.table(rows, header=["metric"] + names, divider=True, widths="auto", aligns=["l"] + ["r"] * len(names))
 
 
@@ -159,26 +159,45 @@ def evaluate_trips(
     baseline: bool = True,
     errors_path: Optional[Path] = None,
 ) -> Dict[str, Dict[str, Any]]:
-    records = read_records(data)
-    if not records:
-        raise ValueError(f"{data} holds no records")
+    """The figures of `model` (and of the baseline) on one hand-written set; see `evaluate_trip_sets`."""
+    return evaluate_trip_sets(model, [(data, output, errors_path)], baseline=baseline)[0]
+
+
+def evaluate_trip_sets(
+    model: str,
+    sets: Sequence[Tuple[Path, Optional[Path], Optional[Path]]],
+    baseline: bool = True,
+) -> List[Dict[str, Dict[str, Any]]]:
+    """The figures of `model` (and of the baseline) on each (data, output, errors) set, the
+    pipelines loaded once: printed, and written as JSON to `output` and the wrong trips as JSONL
+    to `errors` where given. A set with no records is a ValueError naming its file, before any
+    pipeline is loaded."""
+    records_of = []
+    for data, _, _ in sets:
+        records = read_records(data)
+        if not records:
+            raise ValueError(f"{data} holds no records")
+        records_of.append(records)
     nlp = prepare_pipeline(load(model))  # the tokenizer's largest pattern from the start-up cache
-    errors: List[Dict[str, Any]] = []
-    results = {"model": evaluate(nlp.pipe, records, nlp, errors)}
-    if baseline:
-        base = BaselinePipeline()
-        results["baseline (fr_core_news_md + rules)"] = evaluate(base.pipe, records, nlp)
-    print_report(results)
-    if output is not None:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        payload = {"model": str(model), "data": str(data), "results": results}
-        output.write_text(json.dumps(payload, indent=2, ensure_ascii=False), encoding="utf8")
-    if errors_path is not None:
-        errors_path.parent.mkdir(parents=True, exist_ok=True)
-        with errors_path.open("w", encoding="utf8") as f:
-            for e in errors:
-                f.write(json.dumps(e, ensure_ascii=False) + "\n")
-    return results
+    base = BaselinePipeline() if baseline else None
+    all_results = []
+    for (data, output, errors_path), records in zip(sets, records_of):
+        errors: List[Dict[str, Any]] = []
+        results = {"model": evaluate(nlp.pipe, records, nlp, errors)}
+        if base is not None:
+            results["baseline (fr_core_news_md + rules)"] = evaluate(base.pipe, records, nlp)
+        print_report(results, title=str(data))
+        if output is not None:
+            output.parent.mkdir(parents=True, exist_ok=True)
+            payload = {"model": str(model), "data": str(data), "results": results}
+            output.write_text(json.dumps(payload, indent=2, ensure_ascii=False), encoding="utf8")
+        if errors_path is not None:
+            errors_path.parent.mkdir(parents=True, exist_ok=True)
+            with errors_path.open("w", encoding="utf8") as f:
+                for e in errors:
+                    f.write(json.dumps(e, ensure_ascii=False) + "\n")
+        all_results.append(results)
+    return all_results
 
 
 def compare_rewriters(models, data_paths, output=None, baseline: bool = True):
