@@ -205,7 +205,7 @@ def infer_junctions(
     seg_section = np.array([section_ids[key] for key, nodes in sections.items() for _ in zip(nodes, nodes[1:])])
     # the first edges are the sections' own, in section order; links between sections follow
     seg = np.array([(e[0], e[1]) for e in edges[: len(seg_section)]], dtype=np.int64)
-    seg_fast = np.array([key[0] in high_speed for key, nodes in sections.items() for _ in zip(nodes, nodes[1:])])
+    seg_fast = np.array([key[0] in high_speed for key in sections])[seg_section]
     splits: Dict[int, List[Tuple[float, int]]] = defaultdict(list)
     links: List[Edge] = []
     new_points: List[Tuple[float, float]] = []

@@ -32,7 +32,8 @@ CUES_BEFORE = frozenset({"pas", "sauf", "excepté", "excepte", "hormis", "oublie
 DENIED_LEGS = frozenset({"départ", "depart", "arrivée", "arrivee", "arrêt", "arret", "escale", "passage"})
 # What a "pas" that opens its clause follows; and what follows a place denied after a verb.
 CLAUSE_OPENERS = frozenset({"non", "mais", "et", "ou", "surtout", "donc", "alors", "puis"})
-CONTRASTS = frozenset({",", ";", ":", ".", "!", "mais", "finalement", "plutôt", "plutot"})
+RATHER = frozenset({"plutôt", "plutot"})
+CONTRASTS = frozenset({",", ";", ":", ".", "!", "mais", "finalement"}) | RATHER
 TRAVEL_VERBS = frozenset("aller partir passer arriver descendre monter rentrer rejoindre voyager transiter".split())
 # Words that say the place before them was a slip; one of them makes a correction.
 CORRECTIONS = frozenset(
@@ -62,7 +63,7 @@ def _preference_cue_ends_at(doc, i: int) -> bool:
         return False
     word = _word(doc, i)
     if word in {"que", "qu'"}:
-        return i > 0 and _word(doc, i - 1) in {"plutôt", "plutot"}
+        return i > 0 and _word(doc, i - 1) in RATHER
     if word == "lieu":
         return i > 0 and _word(doc, i - 1) == "au"
     return word == "sans"
@@ -103,7 +104,7 @@ def corrected_after(mention: Span, mention_starts: Collection[int]) -> bool:
         word = _word(doc, i)
         if i in mention_starts:
             return corrected
-        if word in CORRECTIONS or (word in {"plutôt", "plutot"} and _word(doc, i - 1) == "ou"):  # "ou plutôt"
+        if word in CORRECTIONS or (word in RATHER and _word(doc, i - 1) == "ou"):  # "ou plutôt"
             corrected = True
         elif word == "pas" or not (doc[i].is_punct or word in CORRECTION_FILLERS or (corrected and word in LINKS)):
             return False
