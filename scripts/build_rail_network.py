@@ -14,16 +14,21 @@ Reads `liste-des-gares.csv` (stations and stops of every line, kilometre points)
   distance is used instead (the edge is kept so the line stays whole);
 - lines join at the UIC codes they share; a section end that is on no other line is joined to
   the stop of another line whose kilometre point continues its own (travel.routes.junctions),
-  else to the nearest point of another line within MAX_JUNCTION_KM, or AHEAD_JUNCTION_KM ahead
-  of it (the file has no junctions between stations); where that stop is far beyond the
-  nearest line ahead, to both; never to a point of a high-speed line (one whose passenger
-  stops are all TGV stations: it has no junction between them); a point of one line that another line's
+  else to the nearest point of another line (never one of its own points) within
+  MAX_JUNCTION_KM, or AHEAD_JUNCTION_KM ahead of it (the file has no junctions between
+  stations); where that stop is far beyond the nearest line ahead, to both; never to a point of
+  a high-speed line (one whose passenger stops are all TGV stations: it has no junction between
+  them); a passenger stop alone on its line is joined on past it as well, ahead of its first
+  join (Marssac-sur-Tarn: Tessonnières - Albi); a point of one line that another line's
   stretch passes through (its kilometre-point length fits the detour by the point, the point
-  within 1 km of the stretch, or 12 % of a long stretch's chord up to 2.5 km; a high-speed line
-  passes none) is put on that line (travel.routes.junctions.through_points:
-  Brive on the Tulle line); a passenger station on no line is attached to the nearest node
-  within ATTACH_KM, else, stop after stop, to the nearest station already attached (a branch
-  the file lacks: Arcachon);
+  within 1 km of the stretch, or 12 % of a long stretch's chord up to 2.5 km, or up to 2.5 km
+  where the stretch crosses one of the point's own: Dol-de-Bretagne on the Lison - Lamballe
+  line; a high-speed line passes none) is put on that line
+  (travel.routes.junctions.through_points: Brive on the Tulle line);
+- a row standing far from its station's position in "Gares de voyageurs" is dropped (Grasse's
+  only row is at Marseille); a passenger station on no line is attached to the nearest node
+  within ATTACH_KM, else, stop after stop, to the nearest station already attached within
+  CHAIN_KM (a branch the file lacks: Arcachon, Grasse);
 - stations a TGV / Intercités train runs between without a stop, with no route near the
   straight distance, are joined (the file lists the high-speed lines' stations, rarely their
   ends, and leaves out a few stretches of other lines: Avessac - Redon);
@@ -40,7 +45,7 @@ import sys
 import unicodedata
 from collections import defaultdict
 from pathlib import Path
-from typing import AbstractSet, Dict, List, Set, Tuple
+from typing import AbstractSet, Dict, List, Optional, Set, Tuple
 
 import numpy as np
 from scipy.sparse import coo_matrix
@@ -67,7 +72,9 @@ OUTLIER_SLACK_LONG_KM = 5.0
 MAX_JUNCTION_KM = 8.0
 AHEAD_JUNCTION_KM = 20.0  # farther, but ahead of the line's end
 SNAP_KM = 0.2
+LONE_STOP_MIN_KM = 2.0  # a join this far gives the line's direction at a stop alone on it
 ATTACH_KM = 5.0
+CHAIN_KM = 8.0  # a branch's stops stand farther apart (Ranguin - Mouans-Sartoux - Grasse: 5.7 and 5.4 km)
 MISPLACED_KM = 10.0
 # edge kinds
 PK, STRAIGHT, JUNCTION, ATTACHED, TIMETABLE = 0, 1, 2, 3, 4
@@ -101,10 +108,25 @@ def point(row: Row) -> Tuple[float, float]:
     return float(row["X_WGS84"]), float(row["Y_WGS84"])
 
 
-def drop_misplaced(rows: List[Row], report: List[str]) -> List[Row]:
+def drop_misplaced(
+    rows: List[Row], report: List[str], placed: Optional[Dict[str, Tuple[float, float]]] = None
+) -> List[Row]:
     """Drop the rows of a UIC that stand far from its other rows (a code copied onto another
     line's row): keep the row in the commune its label names, else the one that agrees best
-    with its neighbours on its own line."""
+    with its neighbours on its own line; and those far from the station's own position in
+    `placed` (Gares de voyageurs: Grasse's only row stands at Marseille, kilometre 0 of the
+    Marseille - Vintimille line)."""
+    if placed:
+        far = [
+            r for r in rows if r["CODE_UIC"] in placed and haversine_km(point(r), placed[r["CODE_UIC"]]) > MISPLACED_KM
+        ]
+        report.extend(
+            f"misplaced row dropped: {r['CODE_UIC']} {r['LIBELLE']} on line {r['CODE_LIGNE']} ({r['COMMUNE']}), "
+            f"{haversine_km(point(r), placed[r['CODE_UIC']]):.0f} km from the station's position"
+            for r in far
+        )
+        gone = {id(r) for r in far}
+        rows = [r for r in rows if id(r) not in gone]
     by_uic: Dict[str, List[Row]] = defaultdict(list)
     by_section: Dict[Tuple[str, str], List[Row]] = defaultdict(list)
     for r in rows:
@@ -194,9 +216,12 @@ def infer_junctions(
     joined: Set[int],
     report: List[str],
     high_speed: AbstractSet[str] = frozenset(),
+    passing: AbstractSet[int] = frozenset(),
 ) -> Tuple[List[Edge], List[Tuple[float, float]]]:
     """Join each section end that no other line shares to the nearest point of another line
-    (never of a `high_speed` line, for an end of another line)."""
+    (never of a `high_speed` line, for an end of another line); a `passing` stop (passenger)
+    alone on its line, joined LONE_STOP_MIN_KM or more away, to the nearest point ahead of
+    it as well."""
     on_sections: Dict[int, Set[Tuple[str, str]]] = defaultdict(set)
     for key, nodes in sections.items():
         for n in nodes:
@@ -210,6 +235,22 @@ def infer_junctions(
     links: List[Edge] = []
     new_points: List[Tuple[float, float]] = []
     gaps: List[float] = []
+
+    def join(end: int, best: int, t: np.ndarray, d: np.ndarray, dist: np.ndarray) -> np.ndarray:
+        """Link `end` to stretch `best` (at its nearest point, or the stretch's end within
+        SNAP_KM); where it joins."""
+        length = float(np.hypot(*d[best]))
+        if t[best] * length <= SNAP_KM or (1 - t[best]) * length <= SNAP_KM:
+            target = int(seg[best, 0] if t[best] < 0.5 else seg[best, 1])
+            where = lonlat[target]
+        else:
+            target = len(lonlat) + len(new_points)
+            where = lonlat[seg[best, 0]] + t[best] * (lonlat[seg[best, 1]] - lonlat[seg[best, 0]])
+            new_points.append((float(where[0]), float(where[1])))
+            splits[best].append((float(t[best]), target))
+        links.append((end, target, max(float(dist[best]), 0.001), JUNCTION, ""))
+        return where
+
     for key, nodes in sections.items():
         for end in sorted({nodes[0], nodes[-1]}):
             if len(on_sections[end]) > 1 or end in joined:
@@ -218,7 +259,9 @@ def infer_junctions(
             d = b - a
             t = np.clip(-(a * d).sum(1) / np.maximum((d * d).sum(1), 1e-12), 0.0, 1.0)
             dist = np.hypot(*(a + t[:, None] * d).T)
-            dist[(seg_section == section_ids[key]) | (seg == end).any(1)] = np.inf
+            # not its own line, nor another line at one of its points: they meet there already
+            # (Saulcy, the end of the Saint-Dié line, was joined to St-Léonard, its neighbour)
+            dist[(seg_section == section_ids[key]) | np.isin(seg, nodes).any(1)] = np.inf
             if key[0] not in high_speed:
                 dist[seg_fast] = np.inf
             if len(nodes) > 1:  # farther points count when they lie ahead of the line's end
@@ -232,15 +275,15 @@ def infer_junctions(
                     f"dangling end left alone: node {end} (line {key[0]}), {dist[best]:.1f} km from another line"
                 )
                 continue
-            length = float(np.hypot(*d[best]))
-            if t[best] * length <= SNAP_KM or (1 - t[best]) * length <= SNAP_KM:
-                target = int(seg[best, 0] if t[best] < 0.5 else seg[best, 1])
-            else:
-                target = len(lonlat) + len(new_points)
-                p = lonlat[seg[best, 0]] + t[best] * (lonlat[seg[best, 1]] - lonlat[seg[best, 0]])
-                new_points.append((float(p[0]), float(p[1])))
-                splits[best].append((float(t[best]), target))
-            links.append((end, target, max(float(dist[best]), 0.001), JUNCTION, ""))
+            where = join(end, best, t, d, dist)
+            if len(nodes) == 1 and end in passing and key[0] not in high_speed and dist[best] >= LONE_STOP_MIN_KM:
+                # a passenger stop alone on its line: trains run on past it, away from the join
+                # (Marssac-sur-Tarn, the only stop listed between Tessonnières and Albi)
+                dist[~ahead(np.zeros(2), local_km(where, lonlat[end]), a + t[:, None] * d)] = np.inf
+                onward = int(np.argmin(dist))
+                if dist[onward] <= AHEAD_JUNCTION_KM:
+                    join(end, onward, t, d, dist)
+                    report.append(f"lone passenger stop: node {end} (line {key[0]}) joined on past it too")
     report.append(
         f"section ends joined to another line: {len(links)} of {len(gaps)} "
         f"(gap quantiles 50/90/99%: {np.percentile(gaps, [50, 90, 99]).round(2).tolist()} km)"
@@ -258,8 +301,8 @@ def attach_stations(
     """Passenger stations on no line: a straight edge to the nearest node within ATTACH_KM,
     of the main network where one is that near (else a fragment's node would strand them);
     then, round after round, the stations still alone to the nearest station attached within
-    ATTACH_KM (a branch the file lacks, stop after stop: Le Teich - Gujan-Mestras - La Hume -
-    La Teste-de-Buch - Arcachon, Thionville - Apach)."""
+    CHAIN_KM (a branch the file lacks, stop after stop: Le Teich - Gujan-Mestras - La Hume -
+    La Teste-de-Buch - Arcachon, Thionville - Apach, Cannes La Bocca - Ranguin - Grasse)."""
     n = len(lonlat)
     graph = coo_matrix((np.ones(len(edges)), ([e[0] for e in edges], [e[1] for e in edges])), shape=(n, n))
     labels = connected_components(graph, directed=False)[1]
@@ -279,7 +322,7 @@ def attach_stations(
         for i in (i for i in range(len(extra)) if i not in attached and done):
             dist = np.hypot(*local_km(where_of[done], where_of[i]).T)
             j = int(np.argmin(dist))
-            if dist[j] <= ATTACH_KM:
+            if dist[j] <= CHAIN_KM:
                 rounds[i] = (first + done[j], float(dist[j]))
         if not rounds:
             break
@@ -344,7 +387,6 @@ def seconds(hms: str) -> int:
 def build(sncf: Path) -> Tuple[Dict[str, np.ndarray], List[str]]:
     """The network file's arrays, and the build's report lines."""
     report: List[str] = []
-    rows = drop_misplaced(read_rows(sncf), report)
     stations = json.loads((sncf / "gares-de-voyageurs.json").read_text(encoding="utf8"))
     traveller = {uic: s["nom"] for s in stations for uic in s["codes_uic"].split(";")}
     # SNCF's segment (A national, B regional, C local); "A;B" for a station of several codes.
@@ -355,6 +397,7 @@ def build(sncf: Path) -> Tuple[Dict[str, np.ndarray], List[str]]:
         if s["position_geographique"]
         for uic in s["codes_uic"].split(";")
     }
+    rows = drop_misplaced(read_rows(sncf), report, placed)
     by_uic: Dict[str, List[Row]] = defaultdict(list)
     for r in rows:
         by_uic[r["CODE_UIC"]].append(r)
@@ -381,7 +424,8 @@ def build(sncf: Path) -> Tuple[Dict[str, np.ndarray], List[str]]:
         sections, marks, lonlat, dangling_ends(sections, joined), report, unsure, high_speed
     )
     joined.update(end for end, _, _ in pk_links if end not in unsure)
-    edges, junctions = infer_junctions(edges, sections, lonlat, joined, report, high_speed)
+    passing = {index[u] for u in by_uic if any(r["VOYAGEURS"] == "O" for r in by_uic[u]) or u in traveller}
+    edges, junctions = infer_junctions(edges, sections, lonlat, joined, report, high_speed, passing)
     node_lines: Dict[int, Set[str]] = defaultdict(set)
     for key, nodes in sections.items():
         for n in nodes:

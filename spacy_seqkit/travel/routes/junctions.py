@@ -186,6 +186,22 @@ def dangling_ends(sections: Dict[Key, List[int]], joined: Set[int]) -> List[Tupl
     ]
 
 
+def crossing(ends: np.ndarray, a: np.ndarray, d: np.ndarray, apart: np.ndarray) -> np.ndarray:
+    """Which stretches (start `a`, direction `d`, km around a point at the origin) cross one of
+    the stretches from the origin to `ends`, where `apart[i]` (one row per end) says which
+    stretches share no point with that one (lines converging on a station they share cross
+    before it: no evidence)."""
+    hit = np.zeros(len(a), dtype=bool)
+    for q, free in zip(ends, apart):
+        den = q[0] * d[:, 1] - q[1] * d[:, 0]
+        ok = np.abs(den) > 1e-12
+        den = np.where(ok, den, 1.0)
+        t = (a[:, 0] * d[:, 1] - a[:, 1] * d[:, 0]) / den  # along the point's own stretch
+        u = (a[:, 0] * q[1] - a[:, 1] * q[0]) / den  # along the other stretch
+        hit |= ok & free & (t >= 0) & (t <= 1) & (u >= 0) & (u <= 1)
+    return hit
+
+
 def through_points(
     edges: List[Tuple[int, int, float, int, str]],
     node_lines: Dict[int, Set[str]],
@@ -198,9 +214,11 @@ def through_points(
     between two of its points can go through, its kilometre-point length fitting the detour
     by that point (within THROUGH_SLACK_KM) and the point within THROUGH_KM of the stretch
     (THROUGH_SHARE of a longer stretch's chord, up to THROUGH_MAX_KM: La Roche-sur-Yon on
-    the Les Sables line, 2.1 km off the chord of a 22 km stretch),
-    is put on the line there, the stretch's length shared in proportion; never on a
-    `high_speed` line."""
+    the Les Sables line, 2.1 km off the chord of a 22 km stretch; THROUGH_MAX_KM where the
+    stretch crosses one of the point's own stretches, sharing no point with it:
+    Dol-de-Bretagne, 2.2 km off the Lison - Lamballe line's chord, where the Rennes - Saint-Malo
+    line crosses it), is put on the line there, the stretch's length shared in proportion;
+    never on a `high_speed` line."""
     points = sorted(node_lines)
     xy_all = np.array(lonlat)
     splits: Dict[int, List[Tuple[float, int]]] = {}
@@ -209,6 +227,10 @@ def through_points(
     dst = np.array([edges[i][1] for i in line_edges])
     km = np.array([edges[i][2] for i in line_edges])
     line = [edges[i][4] for i in line_edges]
+    own: Dict[int, List[int]] = {}
+    for u, v in zip(src.tolist(), dst.tolist()):
+        own.setdefault(u, []).append(v)
+        own.setdefault(v, []).append(u)
     for p in points:
         a, b = local_km(xy_all[src], xy_all[p]), local_km(xy_all[dst], xy_all[p])
         da, db = np.hypot(*a.T), np.hypot(*b.T)
@@ -216,6 +238,11 @@ def through_points(
         t = np.clip(-(a * d).sum(1) / np.maximum((d * d).sum(1), 1e-12), 0.0, 1.0)
         off = np.hypot(*(a + t[:, None] * d).T)
         near = np.clip(THROUGH_SHARE * np.hypot(*d.T), THROUGH_KM, THROUGH_MAX_KM)
+        # a stretch that crosses one of the point's own stretches meets its line there
+        ends = own.get(p, [])
+        if ends:
+            apart = np.array([(src != q) & (dst != q) for q in ends])
+            near[crossing(local_km(xy_all[ends], xy_all[p]), a, d, apart)] = THROUGH_MAX_KM
         fit = (off <= near) & (da + db <= km + THROUGH_SLACK_KM) & (src != p) & (dst != p)
         fit &= (da > THROUGH_KM) & (db > THROUGH_KM)  # beside a point of the line: its own junction rules
         best = None

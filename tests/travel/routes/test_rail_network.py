@@ -14,9 +14,10 @@ from spacy_seqkit.travel.routes.network import DATA_FILE
 PARIS_GARE_DE_LYON = 87686006
 # Passenger stations that reach no Paris station, and why: they are on no line of "Liste
 # des gares" and more than 5 km from any station or stop of the network (the build attaches
-# a station on no line to the nearest node, or station already attached, within 5 km: so the
-# Arcachon and Thionville - Apach branches, missing from the file, are joined stop by stop).
-UNREACHABLE = {87343301, 87345306, 87401323}  # Wallers, Montigny-en-Ostrevent, Mouans-Sartoux
+# a station on no line to the nearest node within 5 km, or to the nearest station already
+# attached within 8 km: so the Arcachon, Thionville - Apach and Cannes - Grasse branches,
+# missing from the file, are joined stop by stop).
+UNREACHABLE = {87345306}  # Montigny-en-Ostrevent: on no line of the file, 5.1 km from its nearest point
 
 
 @pytest.fixture(scope="module")
@@ -44,6 +45,13 @@ def test_rail_network_every_passenger_station_reaches_paris_but_the_listed_ones(
     assert len(stations) > 2900
     far = network.graph.distances([paris], [network.node_of[u] for u in stations])[0]
     assert {u for u, d in zip(stations, far) if not np.isfinite(d)} == UNREACHABLE
+
+
+def test_rail_network_stations_stand_where_sncf_places_them(network):
+    """Grasse's only row in "Liste des gares" stands at Marseille (kilometre 0 of the Marseille -
+    Vintimille line): the build drops a row far from the station's own position."""
+    grasse = network.node_of[87757724]
+    assert abs(network.lon[grasse] - 6.9255) < 0.01 and abs(network.lat[grasse] - 43.6533) < 0.01
 
 
 def test_rail_network_contracted_graph_matches_plain_dijkstra(network):

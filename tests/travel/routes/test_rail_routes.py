@@ -9,7 +9,7 @@ from spacy_seqkit.travel.routes import NoRoute, RailNetwork, Route
 from spacy_seqkit.travel.routes.geo import haversine_km
 
 MARSEILLE, PARIS_LYON, LYON_PART_DIEU, PARIS_NORD = 87751008, 87686006, 87723197, 87271007
-MOUANS_SARTOUX = 87401323  # on no line of the file, 8 km from any of its points
+MONTIGNY_EN_OSTREVENT = 87345306  # on no line of the file, 5.1 km from any of its points
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +70,7 @@ def test_rail_routes_take_the_best_pair_of_stations(network):
 
 
 def test_rail_routes_say_why_there_is_none(network):
-    unconnected = network.route([MOUANS_SARTOUX], [PARIS_NORD])
+    unconnected = network.route([MONTIGNY_EN_OSTREVENT], [PARIS_NORD])
     assert isinstance(unconnected, NoRoute) and "no rail connection" in unconnected.reason
     same = network.route([PARIS_NORD], [PARIS_NORD, PARIS_LYON])
     assert isinstance(same, NoRoute) and "same station" in same.reason
@@ -137,6 +137,10 @@ def test_rail_routes_principal_stations_of_a_town(network):
         (87775288, 87775007),  # Alès - Nîmes: a line end whose kilometre points fit far away, joined near too
         (87641001, 87734004),  # Montluçon - Clermont-Ferrand: likewise
         (87184002, 87184523),  # Belfort - Montbéliard: Héricourt's line end joins no high-speed line
+        (87478164, 87478073),  # Dinan - Dol: Dol is on the Lison - Lamballe line, which the Saint-Malo line crosses
+        (87615005, 87611004),  # Albi - Toulouse: Marssac, alone on the Tessonnières - Albi line, joined on past it
+        (87757625, 87757724),  # Cannes - Grasse: Grasse's row at Marseille dropped, the branch joined stop by stop
+        (87144014, 87144410),  # Saint-Dié - Arches: the line's end (Saulcy) joined to no point of its own line
     ],
 )
 def test_rail_routes_through_the_inferred_links_are_near_straight(network, a, b):
