@@ -10,7 +10,7 @@ word before it says which end it is:
 - the departure after "depuis", "départ", a leaving verb's object ("nous quittons Metz"), after
   "de" that follows a word of leaving ("je pars de prades"), after "de" right before the
   arrival's "à" ("de langres a chaumont"), or where one lives ("j'habite Abbeville", "ma tante
-  vit à Sellières", "j'habite encore à Laval").
+  vit à Sellières", "j'habite encore à Laval"), or is now ("je suis toujours à Aix-les-Bains").
 
 And two ends the recognizer read the other way round, by the same words: the arrival after a
 departure's cue ("le lioran depuis aurillac", "chenonceaux au départ de tours") or the departure
@@ -42,6 +42,8 @@ LEAVING = frozenset(
 
 # Where one lives is where one leaves from once the other end is named: "j'habite Abbeville".
 LIVING = frozenset("habite habitons habitent vis vit vivons vivent réside résidons résident loge logeons".split())
+# So is where one is now, with its "à": "je suis toujours à Aix-les-Bains", "je me trouve à Vire".
+BEING = frozenset("suis sommes trouve trouvons".split())
 # "j'habite encore à Laval": words between living and its "à".
 STILL = frozenset("encore toujours actuellement maintenant désormais".split())
 # Leaving a place named right after the verb: "nous quittons Metz pour Bar-le-Duc".
@@ -161,7 +163,8 @@ def _cued(
             leaving = cue in FROM and (_word(doc, i - 1) in LEAVING or _word(doc, i - 2) in LEAVING)
             leaving = leaving and _word(doc, i - 1) not in TOWARDS
             before_arrival = cue in FROM and e + 1 == arrival.start and _word(doc, e) in LOCATIVE
-            lives = _word(doc, i - 1) in LIVING or (_word(doc, i - 1) in STILL and _word(doc, i - 2) in LIVING)
+            staying = LIVING | BEING
+            lives = _word(doc, i - 1) in staying or (_word(doc, i - 1) in STILL and _word(doc, i - 2) in staying)
             living = cue in LIVING or (cue in LOCATIVE and lives)
             if (
                 cue in DEPARTURE_CUES

@@ -10,13 +10,28 @@ from spacy.tokens import DocBin
 
 from spacy_seqkit.travel.corpus.docbin import convert_file, records_to_docbin
 from spacy_seqkit.travel.corpus.generate import (
-    AMBIGUOUS, generate_corpus, make_split, read_sentence_keys, rewrite_of, sentence_key,
+    AMBIGUOUS,
+    generate_corpus,
+    make_split,
+    read_sentence_keys,
+    rewrite_of,
+    sentence_key,
 )
 from spacy_seqkit.travel.places import make_french_places
 from spacy_seqkit.travel.corpus.records import REWRITE_KEY, gold_rewrite, typed_rewrite, write_records
 from spacy_seqkit.travel.pipeline.trip import Trip
 from spacy_seqkit.travel.corpus.noise import (
-    EMOJI, Segment, add_noise, emoji, no_apostrophes, no_hyphens, sms, strip_accents, to_record, typo, voice,
+    EMOJI,
+    Segment,
+    add_noise,
+    emoji,
+    no_apostrophes,
+    no_hyphens,
+    sms,
+    strip_accents,
+    to_record,
+    typo,
+    voice,
 )
 from spacy_seqkit.travel.corpus.phrasings import INVALID_FAMILIES, TEMPLATES, check_templates
 
@@ -83,7 +98,7 @@ def test_generate_records_consistent(corpus):
             assert gaz.is_station(name) or not any(c.isdigit() for c in name)  # arrondissements
         span = next(s for s in record["spans"] if s["label"] == "DEPART")
         total += 1
-        resolved += gaz.resolve(record["text"][span["start"]: span["end"]]) == trip["departure"]
+        resolved += gaz.resolve(record["text"][span["start"] : span["end"]]) == trip["departure"]
     # Mentions resolve back to their canonical name, except some typos in small places.
     assert resolved / total > 0.9
 
@@ -92,7 +107,7 @@ def test_generate_spans_on_token_boundaries(corpus, tokenizer):
     for record in corpus[0] + corpus[1]:
         doc = tokenizer(record["text"])
         for span in record["spans"]:
-            mention = record["text"][span["start"]: span["end"]]
+            mention = record["text"][span["start"] : span["end"]]
             assert mention == mention.strip() and mention
             assert doc.char_span(span["start"], span["end"]) is not None, record
 
@@ -114,17 +129,23 @@ def test_generate_typed_rewrite_is_the_places_as_written(corpus, tokenizer):
         assert len(places) == 2 + len(record["trip"]["steps"])
         for place in places:
             words = place.split(" ")
-            assert any(tokens[i: i + len(words)] == words for i in range(len(tokens))), (record, place)
+            assert any(tokens[i : i + len(words)] == words for i in range(len(tokens))), (record, place)
         resolved = Trip.from_rewrite(typed, gaz.resolve)
         agree += resolved.same_as(Trip.from_dict(record["trip"]))
     assert agree / valid > 0.95
 
 
 def test_typed_rewrite_of_hand_written_records(tokenizer):
-    record = {"id": "x", "text": "de st etienne a Lyon via Roanne stp",
-              "spans": [{"start": 3, "end": 13, "label": "DEPART"}, {"start": 16, "end": 20, "label": "ARRIVEE"},
-                        {"start": 25, "end": 31, "label": "VIA"}],
-              "trip": {"departure": "Saint-Étienne", "arrival": "Lyon", "steps": ["Roanne"]}}
+    record = {
+        "id": "x",
+        "text": "de st etienne a Lyon via Roanne stp",
+        "spans": [
+            {"start": 3, "end": 13, "label": "DEPART"},
+            {"start": 16, "end": 20, "label": "ARRIVEE"},
+            {"start": 25, "end": 31, "label": "VIA"},
+        ],
+        "trip": {"departure": "Saint-Étienne", "arrival": "Lyon", "steps": ["Roanne"]},
+    }
     assert typed_rewrite(tokenizer, record) == "st etienne > Roanne > Lyon"
     assert typed_rewrite(tokenizer, {**record, "trip": None}) == "INVALID"
     with pytest.raises(ValueError, match="one DEPART and one ARRIVEE"):
@@ -134,8 +155,12 @@ def test_typed_rewrite_of_hand_written_records(tokenizer):
 def test_gold_rewrite_of_each_form(tokenizer):
     """A record's own rewrite when it has one, else made from its trip and spans;
     an unknown form is refused naming the argument."""
-    record = {"id": "x", "text": "de st etienne a Lyon", "trip": {"departure": "Saint-Étienne", "arrival": "Lyon", "steps": []},
-              "spans": [{"start": 3, "end": 13, "label": "DEPART"}, {"start": 16, "end": 20, "label": "ARRIVEE"}]}
+    record = {
+        "id": "x",
+        "text": "de st etienne a Lyon",
+        "trip": {"departure": "Saint-Étienne", "arrival": "Lyon", "steps": []},
+        "spans": [{"start": 3, "end": 13, "label": "DEPART"}, {"start": 16, "end": 20, "label": "ARRIVEE"}],
+    }
     assert gold_rewrite(tokenizer, record) == "Saint-Étienne > Lyon"
     assert gold_rewrite(tokenizer, record, "rewrite_typed") == "st etienne > Lyon"
     assert gold_rewrite(tokenizer, {**record, "rewrite_typed": "x > y"}, "rewrite_typed") == "x > y"
@@ -167,7 +192,9 @@ def test_generate_split_holds_out_phrasings_and_places(corpus):
     assert 0.1 < len(held_out) / (len(held_out) + len(split.train_places)) < 0.2
 
     def places(records):
-        return {n for r in records if r["trip"] for n in [r["trip"]["departure"], r["trip"]["arrival"], *r["trip"]["steps"]]}
+        return {
+            n for r in records if r["trip"] for n in [r["trip"]["departure"], r["trip"]["arrival"], *r["trip"]["steps"]]
+        }
 
     assert not places(train) & held_out
     dev_places = places(dev)
@@ -185,8 +212,10 @@ def test_generate_negatives_and_ambiguous_names(corpus):
     negative_text = " ".join(r["text"].lower() for r in train if r["trip"] is None)
     both = [n for n in AMBIGUOUS if n in trip_places and n.lower() in negative_text]
     assert len(both) >= 5, both
-    assert any(r["template"].startswith("no_travel") and not r["spans"] and
-               any(ch.isupper() for ch in r["text"][1:]) for r in train)
+    assert any(
+        r["template"].startswith("no_travel") and not r["spans"] and any(ch.isupper() for ch in r["text"][1:])
+        for r in train
+    )
 
 
 def test_generate_excludes_given_sentences(tmp_path, corpus):
@@ -206,21 +235,29 @@ def test_no_hand_written_sentence_in_training_data(path, corpus):
 
 
 def test_noise_keeps_spans_exact(tokenizer):
-    segments = [Segment("Je voudrais aller d'"), Segment("Avignon", "DEPART"), Segment(" à "),
-                Segment("Saint-Étienne", "ARRIVEE"), Segment(" demain s'il vous plaît")]
+    segments = [
+        Segment("Je voudrais aller d'"),
+        Segment("Avignon", "DEPART"),
+        Segment(" à "),
+        Segment("Saint-Étienne", "ARRIVEE"),
+        Segment(" demain s'il vous plaît"),
+    ]
     seen = set()
     for seed in range(300):
         noisy, applied = add_noise(segments, random.Random(seed), rate=1.0)
         assert applied
         seen.update(applied)
         text, spans = to_record(noisy)
-        assert [text[s["start"]: s["end"]] for s in spans] == [s.text for s in noisy if s.label]
+        assert [text[s["start"] : s["end"]] for s in spans] == [s.text for s in noisy if s.label]
         assert [s["label"] for s in spans] == ["DEPART", "ARRIVEE"]
         for s in spans:
-            assert DamerauLevenshtein.distance(  # one typo at most; hyphens may become spaces
-                strip_accents(text[s["start"]: s["end"]].lower()).replace("-", " "),
-                strip_accents(["avignon", "saint-étienne"][spans.index(s)]).replace("-", " "),
-            ) <= 1
+            assert (
+                DamerauLevenshtein.distance(  # one typo at most; hyphens may become spaces
+                    strip_accents(text[s["start"] : s["end"]].lower()).replace("-", " "),
+                    strip_accents(["avignon", "saint-étienne"][spans.index(s)]).replace("-", " "),
+                )
+                <= 1
+            )
     assert len(seen) >= 7
     assert add_noise(segments, random.Random(0), rate=0.0) == (segments, [])
     with pytest.raises(ValueError, match="rate"):
@@ -239,11 +276,14 @@ def test_noise_transformations():
         assert changed != "Marseille" and changed[0] == "M"
         assert DamerauLevenshtein.distance(changed, "Marseille") == 1
     place = [Segment("de "), Segment("Aix-les-Bains", "DEPART"), Segment(", vite-vite !")]
-    assert to_record(no_hyphens(place, rng)) == ("de Aix les Bains, vite-vite !", [{"start": 3, "end": 16, "label": "DEPART"}])
+    assert to_record(no_hyphens(place, rng)) == (
+        "de Aix les Bains, vite-vite !",
+        [{"start": 3, "end": 16, "label": "DEPART"}],
+    )
     assert to_record(voice(place, rng)) == ("de aix-les-bains vite-vite", [{"start": 3, "end": 16, "label": "DEPART"}])
     for seed in range(20):
         text, spans = to_record(emoji(place, random.Random(seed)))
-        assert any(face in text for face in EMOJI) and text[spans[0]["start"]: spans[0]["end"]] == "Aix-les-Bains"
+        assert any(face in text for face in EMOJI) and text[spans[0]["start"] : spans[0]["end"]] == "Aix-les-Bains"
 
 
 def test_generate_new_registers_and_negatives(corpus):
@@ -256,14 +296,19 @@ def test_generate_new_registers_and_negatives(corpus):
         assert r["trip"] is None and len(r["spans"]) <= 1
     # A description before a place stays out of the span, unless it is part of a station's name.
     gaz = make_french_places()
-    described = [r for r in train if re.search(r"(la gare|centre-ville|charmante ville) d", r["text"], re.I) and r["trip"]]
-    mentions = [r["text"][s["start"]: s["end"]] for r in described for s in r["spans"]]
+    described = [
+        r for r in train if re.search(r"(la gare|centre-ville|charmante ville) d", r["text"], re.I) and r["trip"]
+    ]
+    mentions = [r["text"][s["start"] : s["end"]] for r in described for s in r["spans"]]
     assert described and all(
         not re.search(r"gare|centre-ville|charmante", m, re.I) or gaz.is_station(gaz.resolve(m)) for m in mentions
     )
     # "la gare de Lyon" is always the Paris station
-    assert all("Paris Gare de Lyon" in r["rewrite"] or r["trip"] is None
-               for r in train if "gare de lyon" in r["text"].lower() and r["spans"])
+    assert all(
+        "Paris Gare de Lyon" in r["rewrite"] or r["trip"] is None
+        for r in train
+        if "gare de lyon" in r["text"].lower() and r["spans"]
+    )
     assert sum(bool(re.search(r"\(\d{2}\)|\([A-Z][a-zé]", r["text"])) for r in train) > 50
 
 
@@ -283,9 +328,12 @@ def test_convert_docs_match_spans(tmp_path, corpus):
 
 
 def test_convert_rewrite_from_trip_and_bad_span():
-    record = {"id": "h1", "text": "de Lyon à Paris",
-              "spans": [{"start": 3, "end": 7, "label": "DEPART"}, {"start": 10, "end": 15, "label": "ARRIVEE"}],
-              "trip": {"departure": "Lyon", "arrival": "Paris", "steps": []}}
+    record = {
+        "id": "h1",
+        "text": "de Lyon à Paris",
+        "spans": [{"start": 3, "end": 7, "label": "DEPART"}, {"start": 10, "end": 15, "label": "ARRIVEE"}],
+        "trip": {"departure": "Lyon", "arrival": "Paris", "steps": []},
+    }
     doc = next(iter(records_to_docbin([record]).get_docs(spacy.blank("fr").vocab)))
     assert doc.user_data[REWRITE_KEY] == "Lyon > Paris"
     bad = dict(record, id="oops-42", spans=[{"start": 4, "end": 7, "label": "DEPART"}])
@@ -316,6 +364,21 @@ def test_cli_generate_and_convert(tmp_path):
         (d.text, [(e.start, e.end, e.label_) for e in d.ents]) for d in full
     ]
     assert all(REWRITE_KEY in d.user_data for d in full) and not any(d.user_data for d in bare)
+    # several pairs in one process: each output as converted alone
+    both = [
+        str(tmp_path / "train.jsonl"),
+        str(tmp_path / "t.spacy"),
+        str(tmp_path / "dev.jsonl"),
+        str(tmp_path / "d.spacy"),
+    ]
+    result = runner.invoke(app, ["convert", *both, "--no-rewrite"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "d.spacy").read_bytes() == (tmp_path / "ner.spacy").read_bytes()
+    assert len(DocBin().from_disk(tmp_path / "t.spacy")) == 40
+    result = runner.invoke(app, ["convert", *both[:3]])
+    assert result.exit_code == 2 and "INPUT OUTPUT" in result.output
+    result = runner.invoke(app, ["convert", str(tmp_path / "missing.jsonl"), str(tmp_path / "m.spacy")])
+    assert result.exit_code == 2 and "missing.jsonl" in result.output
 
 
 def test_generate_writes_short_names_but_not_those_that_are_words():

@@ -54,6 +54,12 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
         ("partir de Modane samedi, toujours à destination de Chambéry", [("Modane", "DEPART")], ("Modane", "Chambéry")),
         ("nous quittons Nancy pour Épinal samedi", [("Épinal", "ARRIVEE")], ("Nancy", "Épinal")),
         ("embauchée à Rennes, j'habite toujours à Vitré", [("Rennes", "ARRIVEE")], ("Vitré", "Rennes")),
+        (
+            "J'ai raté mon train pour Annecy, je suis toujours à Aix-les-Bains",
+            [("Annecy", "ARRIVEE")],
+            ("Aix-les-Bains", "Annecy"),
+        ),
+        ("pour Caen, je me trouve à Vire", [("Caen", "ARRIVEE")], ("Vire", "Caen")),
     ],
 )
 def test_a_missing_end_is_read_after_its_cue(nlp, text, marked, expected, monkeypatch):
