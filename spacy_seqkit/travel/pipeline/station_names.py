@@ -82,7 +82,9 @@ def ends_a_station_name(span: Span) -> bool:
 
 
 def widest_station(span: Span, places: Places, before: Optional[Span] = None) -> Optional[Tuple[int, int]]:
-    """(start, end) of the longest run of words that spells a station's name exactly (no typo
+    """(start, end) of the longest run of words (of equals, the one that leaves less of `span`
+    out: "Aix en Provence TGV" for "en Provence TGV", not "TGV Aix en Provence") that spells a
+    station's name exactly (no typo
     correction: "Massy à Palaiseau" is no Massy - Palaiseau), starts at or before the start of
     `span` (or after the "gare de" opening it: "gare de Lyon" + "Perrache"), goes past its start
     and adds a word that is not a function word ("Paris est" is no Paris Est) beside it; it may
@@ -118,8 +120,8 @@ def widest_station(span: Span, places: Places, before: Optional[Span] = None) ->
         extra = list(doc[start : span.start]) + list(doc[span.end : end])
         if not any(_name_word(t) for t in extra) or not _joinable(doc[start:end]):
             continue
-        if best is not None and end - start <= best[1] - best[0]:
-            continue
+        if best is not None and (end - start, min(end, span.end)) <= (best[1] - best[0], min(best[1], span.end)):
+            continue  # the longest, and of equals the one that leaves less of the mention out
         place = places.place(doc[start:end].text)
         if place is not None and place.kind == STATION:
             best = (start, end)

@@ -102,6 +102,13 @@ def trip_of(nlp, text, marked):
             [("meuse tgv", "DEPART"), ("paris", "ARRIVEE")],
             ("Meuse TGV", (), "Paris Est"),
         ),
+        # of two station names as long, the one that leaves none of the mention out ("Aix en
+        # Provence TGV", not "TGV Aix en Provence" and a "TGV" left over)
+        (
+            "billet Avignon TGV Aix en Provence TGV",
+            [("en Provence TGV", "ARRIVEE")],
+            ("Avignon TGV", (), "Aix-en-Provence TGV"),
+        ),
         # two places with a word between are two places, not a station read with a typo
         ("de Massy à Palaiseau", [("Massy", "DEPART"), ("Palaiseau", "ARRIVEE")], ("Massy", (), "Palaiseau")),
         # a function word the recognizer took in is no part of the name
