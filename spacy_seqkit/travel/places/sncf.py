@@ -233,7 +233,7 @@ def station_forms(
     """The names people type for `station`, its traveller name first, one spelling a
     normalised key.
 
-    Both SNCF names; "TGV" first or last, with the towns of a multi-town name alone
+    Both SNCF names (and a network name's added town first: "Orléans Les Aubrais"); "TGV" first or last, with the towns of a multi-town name alone
     ("Montchanin TGV"); a multi-town name with its towns shortened ("Le Creusot Montceau
     Montchanin TGV"); and, for a national station or a regional one of a big city, the name
     without its city ("Part-Dieu", "Gare de Lyon"). A form other than the traveller name is kept
@@ -249,6 +249,16 @@ def station_forms(
     """
     city = city_name(commune_name)
     derived = [station.network_name] if station.network_name else []
+    # "Les Aubrais-Orléans" is "Orléans les Aubrais" to travellers: a network name that adds a
+    # town to a traveller name that is no commune's, the town first.
+    town = station.network_name[len(station.name) + 1 :].strip(" -") if station.network_name else ""
+    if (
+        town
+        and station.network_name[: len(station.name) + 1] in (station.name + "-", station.name + " ")
+        and normalise(town) in commune_keys
+        and normalise(station.name) not in commune_keys
+    ):
+        derived.append(f"{town} {station.name}")
     derived += _tgv_forms(station.name)
     parts = _PART_SEPARATOR.split(station.name)
     if len(parts) > 1 and "TGV" not in station.name.split(" "):

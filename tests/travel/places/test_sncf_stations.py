@@ -79,6 +79,8 @@ def test_sncf_file_has_every_passenger_station_once():
     [
         ("Les Aubrais", "Les Aubrais"),
         ("les aubrais-orleans", "Les Aubrais"),
+        ("Orléans les Aubrais", "Les Aubrais"),
+        ("orleans-les aubrais", "Les Aubrais"),
         ("Valence TGV", "Valence TGV Rhône-Alpes Sud"),
         ("TGV Valence", "Valence TGV Rhône-Alpes Sud"),
         ("TGV Haute-Picardie", "Haute Picardie TGV"),
@@ -192,6 +194,17 @@ def test_sncf_network_names_that_name_the_town_are_left_out():
     assert sncf.station_forms(fauga, "Le Fauga") == ["Le Fauga"]
     aubrais = _station("Les Aubrais", network_name="Les Aubrais-Orléans")
     assert sncf.station_forms(aubrais, "Fleury-les-Aubrais") == ["Les Aubrais", "Les Aubrais-Orléans"]
+    # the town a network name adds, first: what travellers call it
+    assert sncf.station_forms(aubrais, "Fleury-les-Aubrais", commune_keys={"orleans"}) == [
+        "Les Aubrais",
+        "Les Aubrais-Orléans",
+        "Orléans Les Aubrais",
+    ]
+    # not where the traveller name is a commune's ("Chenonceaux-Chisseaux")
+    chenonceaux = _station("Chenonceaux", "C", network_name="Chenonceaux-Chisseaux")
+    assert "Chisseaux Chenonceaux" not in sncf.station_forms(
+        chenonceaux, "Chisseaux", commune_keys={"chenonceaux", "chisseaux"}
+    )
 
 
 def test_sncf_index_gives_a_shared_form_to_one_station_or_none():
