@@ -25,6 +25,7 @@ from typing import List, Optional, Sequence, Set, Tuple
 from spacy.tokens import Doc, Span
 
 from ..places.contract import Places
+from ..places.names import normalise
 from ..places.place import Place
 from .ruled_out import is_ruled_out
 from .written import is_word
@@ -74,11 +75,32 @@ PAIR_JOINERS = {"-", "–", "—", "/", "->", ">", "→", "=>", "⇒", "➔", "�
 
 Found = Tuple[Span, Place]
 
+# A place typed with a slip is read after these cues only ("depuis amien", "pour marseile"), and
+# when it is this long: shorter words are too often other words one letter away ("lile").
+TYPO_CUES = ARRIVAL_CUES | DEPARTURE_CUES | LOCATIVE
+MIN_TYPO_LETTERS = 5
+
 
 def _free_runs(doc: Doc, places: Places, taken: Sequence[Span]) -> List[Tuple[int, int]]:
+    """The runs of words that name places (exactly), outside the mentions `taken`; and a word
+    typed with a slip right after a place's cue ("depuis amien"), read with the gazetteer's
+    typo correction (which leaves ordinary words alone), MIN_TYPO_LETTERS letters or more, and
+    only where it corrects: an exact name the runs left out ("pour le Grand Prix") stays out."""
     covered = {i for span in taken for i in range(span.start, span.end)}
     runs = places.name_spans([t.text for t in doc])
-    return [(s, e) for s, e in runs if not any(i in covered for i in range(s, e))]
+    free = [(s, e) for s, e in runs if not any(i in covered for i in range(s, e))]
+    named = covered | {i for s, e in runs for i in range(s, e)}
+    for token in doc:
+        if token.i in named or not token.is_alpha or len(token) < MIN_TYPO_LETTERS:
+            continue
+        i = _cue_at(doc, token.i)
+        cue = _word(doc, i)
+        if cue in TYPO_CUES or (cue in FROM and _word(doc, i - 1) in LEAVING):
+            place = places.place(token.text)
+            # a slip only: a name typed right that the runs left out stays out ("pour le Grand Prix")
+            if place is not None and normalise(place.name) != normalise(token.text):
+                free.append((token.i, token.i + 1))
+    return sorted(free)
 
 
 def _word(doc: Doc, i: int) -> str:

@@ -60,6 +60,9 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
             ("Aix-les-Bains", "Annecy"),
         ),
         ("pour Caen, je me trouve à Vire", [("Caen", "ARRIVEE")], ("Vire", "Caen")),
+        # a place typed with a slip, right after its cue
+        ("un billet pour marseile depuis Lyon", [("Lyon", "DEPART")], ("Lyon", "Marseille")),
+        ("je veux aller à Nice, je pars de amien", [("Nice", "ARRIVEE")], ("Amiens", "Nice")),
     ],
 )
 def test_a_missing_end_is_read_after_its_cue(nlp, text, marked, expected, monkeypatch):
@@ -82,6 +85,10 @@ def test_a_missing_end_is_read_after_its_cue(nlp, text, marked, expected, monkey
         ("j'habite à Murat et je pars de Aurillac", [("Aurillac", "DEPART")]),
         # a place the request rules out is no end
         ("je pars de Dax mais pas pour Hendaye", [("Dax", "DEPART")]),
+        # a name typed right that the runs leave out is no slip to correct ("Grand", Vosges)
+        ("je pars de Menton pour le Grand Prix", [("Menton", "DEPART")]),
+        # nor a word of fewer than 5 letters ("lile")
+        ("je pars de Douai pour lile", [("Douai", "DEPART")]),
     ],
 )
 def test_no_end_without_a_cue_that_says_which(nlp, text, marked, monkeypatch):
