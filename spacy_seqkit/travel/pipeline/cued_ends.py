@@ -7,6 +7,8 @@ word before it says which end it is:
 - the arrival after "pour", "pr", "vers", "jusqu'à", "à destination de", or after "à" once the departure has been
   named ("partir de Moûtiers ... à Albertville") or after a verb of going ("aller à Tours ...
   depuis Vendôme");
+- the arrival where someone else lives, once the departure is named ("mes parents habitent
+  Tarbes, je voudrais les rejoindre depuis Toulouse");
 - the departure after "depuis", "départ", a leaving verb's object ("nous quittons Metz"), after
   "de" that follows a word of leaving ("je pars de prades"), after "de" right before the
   arrival's "à" ("de langres a chaumont"), or where one lives ("j'habite Abbeville", "ma tante
@@ -45,6 +47,9 @@ LEAVING = frozenset(
 LIVING = frozenset("habite habitons habitent vis vit vivons vivent réside résidons résident loge logeons".split())
 # So is where one is now, with its "à": "je suis toujours à Aix-les-Bains", "je me trouve à Vire".
 BEING = frozenset("suis sommes trouve trouvons".split())
+# Who lives there: "j'habite Abbeville" is a departure, "mes parents habitent Tarbes", once the
+# departure is named, the arrival.
+FIRST_PERSON = frozenset({"j'", "j’", "je", "nous", "on"})
 # "j'habite encore à Laval": words between living and its "à".
 STILL = frozenset("encore toujours actuellement maintenant désormais".split())
 # Leaving a place named right after the verb: "nous quittons Metz pour Bar-le-Duc".
@@ -116,6 +121,16 @@ def _cue_at(doc: Doc, start: int) -> int:
     return i
 
 
+def _others_home(doc: Doc, i: int) -> bool:
+    """The place after the cue at `i` is where someone else lives ("mes parents habitent Tarbes",
+    "ma sœur qui vit à Brest"): not "j'habite", "je vis"."""
+    if _word(doc, i) in LOCATIVE:
+        i -= 1
+        if _word(doc, i) in STILL:
+            i -= 1
+    return _word(doc, i) in LIVING and _word(doc, i - 1) not in FIRST_PERSON
+
+
 def _place(doc: Doc, places: Places, run: Tuple[int, int]) -> Optional[Found]:
     span = doc[run[0] : run[1]]
     place = places.place(span.text)
@@ -176,6 +191,7 @@ def _cued(
                 cue in ARRIVAL_CUES
                 or towards
                 or (cue in LOCATIVE and (s > departure.start or _word(doc, i - 1) in GOING))
+                or _others_home(doc, i)
             ):
                 return None, _place(doc, places, (s, e))
     if arrival is not None and departure is None:

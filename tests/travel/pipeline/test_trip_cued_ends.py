@@ -60,6 +60,13 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
             ("Aix-les-Bains", "Annecy"),
         ),
         ("pour Caen, je me trouve à Vire", [("Caen", "ARRIVEE")], ("Vire", "Caen")),
+        # where someone else lives, once the departure is named: the arrival
+        (
+            "Mes parents habitent Tarbes, je voudrais les rejoindre depuis Toulouse",
+            [("Toulouse", "DEPART")],
+            ("Toulouse", "Tarbes"),
+        ),
+        ("ma sœur qui vit toujours à Brest m'attend, je pars de Rennes", [("Rennes", "DEPART")], ("Rennes", "Brest")),
         # a place typed with a slip, right after its cue
         ("un billet pour marseile depuis Lyon", [("Lyon", "DEPART")], ("Lyon", "Marseille")),
         ("je veux aller à Nice, je pars de amien", [("Nice", "ARRIVEE")], ("Amiens", "Nice")),
