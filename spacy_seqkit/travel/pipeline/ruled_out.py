@@ -16,7 +16,8 @@ Two shapes, each narrow enough that an ordinary "pas" keeps its places:
   Grenoble"); a "pas" that opens its clause ("pas Hendaye", "non pas Lyon", ", mais pas
   par Tours") needs none;
 - a correction right after the place, then another place: "à Sedan, non pardon, à Reims",
-  "de Paris, enfin non, de Versailles", "à Brive, ou plutôt à Souillac". The other place must
+  "de Paris, enfin non, de Versailles", "à Brive, ou plutôt à Souillac" (", enfin plutôt",
+  ", plutôt"), "à Lens mais finalement ce sera Béthune". The other place must
   follow, so that a trailing "non ?" rules nothing out, and "non pas" leaves the place before
   it alone ("à Lyon, non pas à Grenoble" rules out Grenoble, by the first shape).
 """
@@ -42,7 +43,7 @@ CORRECTIONS = frozenset(
 # Words a correction may hold beside those: "enfin non", "euh non pardon", "je veux dire".
 CORRECTION_FILLERS = frozenset(
     "enfin euh heu hum ah oh bah ben zut mince attendez attends désolé désolée je j' veux voulais me m' suis "
-    "ou plutôt plutot".split()
+    "ou plutôt plutot mais ce ça sera serait c' est".split()
 )
 MAX_CORRECTION_TOKENS = 8
 
@@ -104,7 +105,12 @@ def corrected_after(mention: Span, mention_starts: Collection[int]) -> bool:
         word = _word(doc, i)
         if i in mention_starts:
             return corrected
-        if word in CORRECTIONS or (word in RATHER and _word(doc, i - 1) == "ou"):  # "ou plutôt"
+        before = _word(doc, i - 1)
+        if (
+            word in CORRECTIONS
+            or (word in RATHER and (before in {"ou", "enfin"} or doc[i - 1].is_punct))  # "ou plutôt", ", plutôt"
+            or (word == "finalement" and before == "mais")  # "à Lens mais finalement ce sera Béthune"
+        ):
             corrected = True
         elif word == "pas" or not (doc[i].is_punct or word in CORRECTION_FILLERS or (corrected and word in LINKS)):
             return False

@@ -50,6 +50,11 @@ def test_trip_mentions_that_name_no_place_are_narrowed_or_dropped(nlp):
     doc = with_ents(nlp, text, [("avignon comment", "DEPART"), ("Arles", "ARRIVEE"), ("samedi", "ARRIVEE")])
     trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
     assert (trip["departure"], trip["departure_text"], trip["arrival"]) == ("Avignon", "avignon", "Arles")
+    # no name ends in a function word: "Lens mais" is not read as Les Mais (Côtes-d'Armor)
+    text = "un billet pour Lens mais vite, depuis Lille"
+    doc = with_ents(nlp, text, [("Lens mais vite", "ARRIVEE"), ("Lille", "DEPART")])
+    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    assert (trip["arrival"], trip["arrival_text"]) == ("Lens", "Lens")
     doc = with_ents(nlp, "de xyzzyville à Paris", [("xyzzyville", "DEPART"), ("Paris", "ARRIVEE")])
     assert nlp.get_pipe("seqkit_trip")(doc)._.trip["is_valid"] is False
 

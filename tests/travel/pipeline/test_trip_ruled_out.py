@@ -61,6 +61,18 @@ RULED_OUT = [
         "Souillac",
     ),
     (
+        "de Figeac à Rodez, enfin plutôt à Millau",
+        [("Figeac", "DEPART"), ("Rodez", "ARRIVEE"), ("Millau", "ARRIVEE")],
+        "Figeac",
+        "Millau",
+    ),
+    (
+        "je voulais aller à Lens mais finalement ce sera Béthune, depuis Lille",
+        [("Lens", "ARRIVEE"), ("Béthune", "ARRIVEE"), ("Lille", "DEPART")],
+        "Lille",
+        "Béthune",
+    ),
+    (
         "je pars de Nantes non attendez de Laval et je vais à Brest",
         [("Nantes", "DEPART"), ("Laval", "DEPART"), ("Brest", "ARRIVEE")],
         "Laval",
