@@ -424,7 +424,8 @@ def build(sncf: Path) -> Tuple[Dict[str, np.ndarray], List[str]]:
         sections, marks, lonlat, dangling_ends(sections, joined), report, unsure, high_speed
     )
     joined.update(end for end, _, _ in pk_links if end not in unsure)
-    passing = {index[u] for u in by_uic if any(r["VOYAGEURS"] == "O" for r in by_uic[u]) or u in traveller}
+    passenger = [u in traveller or any(r["VOYAGEURS"] == "O" for r in by_uic[u]) for u in uics]
+    passing = {i for i, p in enumerate(passenger) if p}
     edges, junctions = infer_junctions(edges, sections, lonlat, joined, report, high_speed, passing)
     node_lines: Dict[int, Set[str]] = defaultdict(set)
     for key, nodes in sections.items():
@@ -444,7 +445,6 @@ def build(sncf: Path) -> Tuple[Dict[str, np.ndarray], List[str]]:
     if junctions:
         lonlat = np.vstack([lonlat, np.array(junctions).round(7)])
     names = [traveller.get(u) or by_uic[u][0]["LIBELLE"] for u in uics] + [""] * len(junctions)
-    passenger = [u in traveller or any(r["VOYAGEURS"] == "O" for r in by_uic[u]) for u in uics]
     line_codes = sorted({key[0] for key in sections})
     line_of = {code: i for i, code in enumerate(line_codes)}
     pairs: Dict[Tuple[int, int], Tuple[float, int, Set[int]]] = {}

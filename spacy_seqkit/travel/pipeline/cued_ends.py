@@ -47,6 +47,7 @@ LEAVING = frozenset(
 LIVING = frozenset("habite habitons habitent vis vit vivons vivent réside résidons résident loge logeons".split())
 # So is where one is now, with its "à": "je suis toujours à Aix-les-Bains", "je me trouve à Vire".
 BEING = frozenset("suis sommes trouve trouvons".split())
+STAYING = LIVING | BEING
 # Who lives there: "j'habite Abbeville" is a departure, "mes parents habitent Tarbes", once the
 # departure is named, the arrival.
 FIRST_PERSON = frozenset({"j'", "j’", "je", "nous", "on"})
@@ -201,8 +202,7 @@ def _cued(
             leaving = cue in FROM and (_word(doc, i - 1) in LEAVING or _word(doc, i - 2) in LEAVING)
             leaving = leaving and _word(doc, i - 1) not in TOWARDS
             before_arrival = cue in FROM and e + 1 == arrival.start and _word(doc, e) in LOCATIVE
-            staying = LIVING | BEING
-            lives = _word(doc, i - 1) in staying or (_word(doc, i - 1) in STILL and _word(doc, i - 2) in staying)
+            lives = _word(doc, i - 1) in STAYING or (_word(doc, i - 1) in STILL and _word(doc, i - 2) in STAYING)
             living = cue in LIVING or (cue in LOCATIVE and lives)
             if (
                 cue in DEPARTURE_CUES
