@@ -4,23 +4,25 @@ Per layer: concatenate each token with its ±window neighbours (spaced by the
 layer's dilation), project to width × pieces in one matrix multiply, take the
 max over pieces, layer-normalise, add to the input (residual).
 
-All docs of a batch are laid end to end in one (rows, width) matrix, separated
-by `window × max(dilation)` zero rows, so a window never reaches into another
-doc and no per-doc loop runs. The separator rows are reset to zero after every
-layer: each doc therefore sees exactly what it would see alone, zero-padded.
+All tokens of a batch are one (n_tokens, width) matrix, docs end to end with
+nothing between them, so every row multiplied is a token and no per-doc loop
+runs. A neighbour outside the token's own doc is read as a zero row (each
+layer gathers the rows at its dilation from the matrix with one zero row
+added): each doc therefore sees exactly what it would see alone, zero-padded.
+(Laying docs apart with `window × max(dilation)` zero rows between them, as
+this encoder did first, multiplies those rows too: 8 per doc with exponential
+dilation over 4 layers, as many again as a short request's tokens.)
 """
 
-import functools
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Sequence, Union
 
 import torch
-import torch.nn.functional as F
 from thinc.api import Model
 from thinc.types import Floats2d
 
 from ..util import check_choice, check_positive_int, check_probability
-from .convert import ListEncoder, check_widths, gapped_index
+from .convert import ListEncoder, check_widths, doc_positions
 
 Dilation = Union[int, Sequence[int], str]
 
@@ -83,8 +85,9 @@ class MaxoutWindowConfig:
 class MaxoutWindowStack(torch.nn.Module):
     """The torch module behind the encoder.
 
-    forward(tokens, index, n_rows): `tokens` are all docs' vectors concatenated,
-    `index` the row of each token in the gapped layout of `n_rows` rows.
+    forward(tokens, positions, n_tokens): `tokens` are all docs' vectors
+    concatenated, `positions` (2, n_tokens): each token's position in its doc
+    and how many tokens of the doc follow it (`doc_positions`).
     """
 
     def __init__(self, width, window_size, maxout_pieces, dilations, dropout):
@@ -102,31 +105,41 @@ class MaxoutWindowStack(torch.nn.Module):
             torch.nn.init.xavier_uniform_(proj.weight)
             torch.nn.init.zeros_(proj.bias)
 
-    def forward(self, tokens: torch.Tensor, index: torch.Tensor, n_rows: int) -> torch.Tensor:
-        H = tokens.new_zeros(n_rows, self.width).index_copy(0, index, tokens)
-        mask = None
-        if n_rows != tokens.shape[0]:
-            mask = tokens.new_zeros(n_rows, 1).index_fill_(0, index, 1.0)
+    def neighbours(self, positions: torch.Tensor, n_tokens: int) -> Dict[int, torch.Tensor]:
+        """Offset -> the row of each token's neighbour at that offset, or `n_tokens`
+        (the zero row) where it falls outside the token's doc."""
+        before, after = positions[0], positions[1]
+        rows = torch.arange(n_tokens, device=positions.device)
+        offsets = {k * d for d in self.dilations for k in range(-self.window_size, self.window_size + 1) if k}
+        outside = rows.new_tensor(n_tokens)
+        return {
+            off: torch.where((after >= off) if off > 0 else (before >= -off), rows + off, outside) for off in offsets
+        }
+
+    def forward(self, tokens: torch.Tensor, positions: torch.Tensor, n_tokens: int) -> torch.Tensor:
+        neighbours = self.neighbours(positions, n_tokens)
+        H = tokens
         w = self.window_size
         for proj, norm, d in zip(self.projections, self.norms, self.dilations):
-            padded = F.pad(H, (0, 0, d * w, d * w))
-            # One matrix multiply for all window positions and maxout pieces.
-            cols = torch.cat([padded[k * d : k * d + n_rows] for k in range(2 * w + 1)], dim=1)
-            Z = proj(cols).view(n_rows, self.width, self.pieces).amax(dim=-1)
-            Z = self.dropout(norm(Z))
-            H = H + (Z * mask if mask is not None else Z)
-        return H.index_select(0, index)
+            with_zero = torch.cat([H, H.new_zeros(1, self.width)])
+            # The window's rows side by side, left to right; one matrix multiply for
+            # all window positions and maxout pieces.
+            cols = torch.cat(
+                [H if k == 0 else with_zero.index_select(0, neighbours[k * d]) for k in range(-w, w + 1)], dim=1
+            )
+            Z = proj(cols).view(n_tokens, self.width, self.pieces).amax(dim=-1)
+            H = H + self.dropout(norm(Z))
+        return H
 
 
 def MaxoutWindowEncoder(config: MaxoutWindowConfig) -> Model[List[Floats2d], List[Floats2d]]:
     """Build the encoder as a thinc Model over lists of (n_tokens, width) arrays."""
     dilations = config.dilations
     module = MaxoutWindowStack(config.width, config.window_size, config.maxout_pieces, dilations, config.dropout)
-    gap = config.window_size * max(dilations)
     return ListEncoder(
         "seqkit_maxout_window",
         module,
-        functools.partial(gapped_index, gap=gap),
+        doc_positions,
         config.width,
         check_inputs,
         attrs={

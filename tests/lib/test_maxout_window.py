@@ -258,3 +258,13 @@ def test_maxout_window_seeded_training_is_deterministic():
     b, _ = train_ner(seed=3, n_iter=5)
     for x, y in zip(a.pipe(texts), b.pipe(texts)):
         numpy.testing.assert_array_equal(x.tensor, y.tensor)
+
+
+def test_maxout_window_multiplies_tokens_only():
+    """Docs lie end to end with nothing between them: each token's position in its doc and
+    how many of its doc follow it say where its window stops (no separator rows)."""
+    from spacy_seqkit.layers.convert import doc_positions
+
+    positions, n_tokens = doc_positions([3, 0, 2, 1])
+    assert n_tokens == 6
+    assert positions.tolist() == [[0, 1, 2, 0, 1, 0], [2, 1, 0, 1, 0, 0]]

@@ -5,6 +5,7 @@ codes of the stations serving its places (`trip_stations`, what a route starts f
 themselves, and their graph library, are loaded only by `routing.py`), and the pipeline made
 ready to answer (`prepare_pipeline`)."""
 
+import weakref
 from typing import Iterable, Iterator, List, Optional, Tuple
 
 from spacy.tokens import Doc
@@ -16,6 +17,10 @@ from ..places.registry import make_french_places
 from .format import Answer, Order, clean_text, limit_error
 
 Codes = Tuple[str, ...]
+
+# Orders whose words a pipeline keeps, at its first batch (`answer_batch`).
+WARM_ORDERS = 1000
+_warm: "weakref.WeakSet" = weakref.WeakSet()  # the pipelines that keep them
 
 
 def answer_orders(nlp, orders: Iterable[Order], batch_size: int = 64) -> Iterator[Answer]:
@@ -72,7 +77,21 @@ def answer_batch(nlp, orders: Iterable[Order], batch_size: int = 64) -> List[Ans
     zone: the strings and lexemes the pipeline adds for their words are freed afterwards,
     so that a process answering millions of orders, each with its own names and typos,
     or a service that runs for days, keeps a vocabulary of flat size. (The answers are
-    plain strings: nothing of the docs is kept.)"""
+    plain strings: nothing of the docs is kept.)
+
+    Inside a memory zone spaCy's tokenizer caches nothing (`Tokenizer._save_cached`): every
+    word of every order would be split by the prefix, suffix and exception rules again.
+    So the words of the first WARM_ORDERS orders a pipeline answers are tokenized outside
+    it, once, and kept with their tokenizations: the words requests share ("je", "veux",
+    "billet", "Paris"...) are read from the cache afterwards (a bounded, one-time addition;
+    the answers are the same)."""
+    orders = list(orders)
+    if nlp not in _warm:
+        _warm.add(nlp)
+        for order in orders[:WARM_ORDERS]:
+            text = clean_text(order.sentence)
+            if not (order.error or limit_error(text, nlp.max_length)):
+                nlp.make_doc(text)
     with nlp.memory_zone():
         return list(answer_orders(nlp, orders, batch_size))
 

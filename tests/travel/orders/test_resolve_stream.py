@@ -72,12 +72,31 @@ def test_answering_new_words_keeps_the_vocabulary_flat(nlp):
     """A partition is answered in a spaCy memory zone: the strings of its new words are
     freed after it, so that a stream of millions of orders keeps a vocabulary of flat
     size, with the answers given without the zone."""
+    answer.answer_batch(nlp, new_words_orders(5, seed=2))  # the pipeline's first batch, whenever it came
     orders = new_words_orders(200, seed=3)
     before = len(nlp.vocab.strings)
     answers = answer.answer_batch(nlp, orders)
     assert len(nlp.vocab.strings) == before
     assert answers == list(answer_orders(nlp, orders))
     assert len(nlp.vocab.strings) > before  # without the zone, they stay
+
+
+def test_a_pipelines_first_batch_keeps_its_words_once(nlp, monkeypatch):
+    """spaCy's tokenizer caches nothing inside a memory zone: the words of a pipeline's first
+    WARM_ORDERS orders are tokenized outside it and kept (the words requests share are then
+    read from its cache); later batches add nothing, and the answers are the same."""
+    monkeypatch.setattr(answer, "_warm", answer.weakref.WeakSet())
+    monkeypatch.setattr(answer, "WARM_ORDERS", 3)
+    first, later = new_words_orders(5, seed=11), new_words_orders(5, seed=12)
+    before = len(nlp.vocab.strings)
+    answers = answer.answer_batch(nlp, first)
+    kept = len(nlp.vocab.strings)
+    words = {w for o in first[:3] for w in o.sentence.split()}
+    assert kept > before and all(w in nlp.vocab.strings for w in words)
+    assert not any(w in nlp.vocab.strings for o in first[3:] for w in o.sentence.split()[-3::2])
+    answer.answer_batch(nlp, later)
+    assert len(nlp.vocab.strings) == kept
+    assert answers == answer.answer_batch(nlp, first)
 
 
 def test_stream_equals_the_resolver_before_streaming(nlp, tmp_path):
