@@ -17,9 +17,9 @@ from thinc.util import torch2xp, xp2torch
 # ((n_docs, bucket_len), ...): the shapes of `bucketed_index`'s buckets.
 Buckets = Tuple[Tuple[int, int], ...]
 # A layout: token lengths -> (row of every token, what else the module needs to
-# rebuild the layout: tokens (doc_positions), max length (padded_index) or bucket
+# rebuild the layout: tokens and rows (window_layout), max length (padded_index) or bucket
 # shapes (bucketed_index)).
-Layout = Callable[[Sequence[int]], Tuple[numpy.ndarray, Union[int, Buckets]]]
+Layout = Callable[[Sequence[int]], Tuple[numpy.ndarray, Union[int, Tuple[int, int], Buckets]]]
 
 
 def torch_device(model: Model) -> torch.device:
@@ -37,7 +37,19 @@ def doc_lengths(Xs: Sequence[Floats2d]) -> List[int]:
     return [int(X.shape[0]) for X in Xs]
 
 
-def doc_positions(lengths: Sequence[int]) -> Tuple[numpy.ndarray, int]:
+def gapped_index(lengths: Sequence[int], gap: int) -> Tuple[numpy.ndarray, int]:
+    """Row of every token when docs are laid end to end with `gap` zero rows
+    between neighbours. Returns (index, n_rows)."""
+    lengths_arr = numpy.asarray(lengths, dtype="int64")
+    total = int(lengths_arr.sum())
+    doc_ids = numpy.repeat(numpy.arange(len(lengths_arr), dtype="int64"), lengths_arr)
+    # Empty docs take no rows, but still add a gap: harmless and keeps this simple.
+    index = numpy.arange(total, dtype="int64") + gap * doc_ids
+    n_rows = total + gap * max(len(lengths_arr) - 1, 0)
+    return index, n_rows
+
+
+def token_positions(lengths: Sequence[int]) -> Tuple[numpy.ndarray, int]:
     """Each token's position in its doc and how many tokens of its doc follow it,
     as a (2, n_tokens) array, docs end to end. Returns (positions, n_tokens)."""
     lengths_arr = numpy.asarray(lengths, dtype="int64")

@@ -260,11 +260,17 @@ def test_maxout_window_seeded_training_is_deterministic():
         numpy.testing.assert_array_equal(x.tensor, y.tensor)
 
 
-def test_maxout_window_multiplies_tokens_only():
-    """Docs lie end to end with nothing between them: each token's position in its doc and
-    how many of its doc follow it say where its window stops (no separator rows)."""
-    from spacy_seqkit.layers.convert import doc_positions
+@pytest.mark.parametrize("dilation", DILATIONS)
+def test_maxout_window_predicts_as_it_trains(dilation):
+    """Predicting multiplies tokens only (each layer gathers its neighbours, a zero row for
+    outside the doc); training keeps the docs apart with zero rows between them: the same
+    function."""
+    from spacy_seqkit.layers.convert import token_positions
 
-    positions, n_tokens = doc_positions([3, 0, 2, 1])
-    assert n_tokens == 6
-    assert positions.tolist() == [[0, 1, 2, 0, 1, 0], [2, 1, 0, 1, 0, 0]]
+    positions, n_tokens = token_positions([3, 0, 2, 1])
+    assert n_tokens == 6 and positions.tolist() == [[0, 1, 2, 0, 1, 0], [2, 1, 0, 1, 0, 0]]
+    model = make_encoder(dilation=dilation)
+    Xs = random_docs([7, 1, 0, 30, 2, 15])
+    trained, _ = model.begin_update(Xs)
+    for Y, Y_train in zip(model.predict(Xs), trained):
+        numpy.testing.assert_allclose(Y, Y_train, atol=1e-5)
