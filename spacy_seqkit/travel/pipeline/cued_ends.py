@@ -59,17 +59,20 @@ QUITTING = frozenset("quitte quitter quittons quittez quittent quittant quittera
 DEPARTURE_WORDS = frozenset({"départ", "depart"})
 # "entre X et Y" after these offers a choice, not a trip: "j'hésite entre Lyon et Grenoble".
 CHOOSING = frozenset("hésite hesite hésitons hésitais hésiter choisir choix balance tranché trancher".split())
-# "entre X et Y" is a trip when said of a train: "le TER de 7 h 12 entre Ax et Foix", not "le
-# contrôleur entre Dax et Bayonne" or "les travaux entre Bourges et Montluçon".
+# "entre X et Y" is a trip when said of a train: "le TER de 7 h 12 entre Ax et Foix", "une
+# liaison entre Saint-Brieuc et Lannion", not "le contrôleur entre Dax et Bayonne" or "les
+# travaux entre Bourges et Montluçon".
 TRAIN_WORDS = frozenset(
     "train trains ter tgv intercités intercites ouigo rer billet billets trajet trajets correspondance "
-    "horaires aller-retour".split()
+    "horaires aller-retour liaison liaisons ferroviaire ferroviaires".split()
 )
 # Going "à" a place names the arrival wherever it stands: "aller à Tours ... depuis Vendôme".
 GOING = frozenset("aller vais va allons rendre rends arriver rentrer rejoindre retourner monter descendre".split())
 
 # What may stand between a cue and its place: hesitations, articles ("depuis la gare de l'Est").
 BETWEEN = frozenset({"euh", "heu", "hum", "bah", "ben", "la", "le", "les", "l'", "l’"})
+# "de X à la gare de Y": what may stand between "à" and the arrival.
+TO_STATION = BETWEEN | FROM | {"gare", "station"}
 # "à destination de X", "en direction de X": an arrival after "de".
 TOWARDS = frozenset({"destination", "direction"})
 
@@ -201,7 +204,7 @@ def _cued(
             cue = _word(doc, i)
             leaving = cue in FROM and (_word(doc, i - 1) in LEAVING or _word(doc, i - 2) in LEAVING)
             leaving = leaving and _word(doc, i - 1) not in TOWARDS
-            before_arrival = cue in FROM and e + 1 == arrival.start and _word(doc, e) in LOCATIVE
+            before_arrival = cue in FROM and _leads_to(doc, e, arrival)
             lives = _word(doc, i - 1) in STAYING or (_word(doc, i - 1) in STILL and _word(doc, i - 2) in STAYING)
             living = cue in LIVING or (cue in LOCATIVE and lives)
             if (
@@ -216,10 +219,21 @@ def _cued(
     return None, None
 
 
+def _leads_to(doc: Doc, end: int, arrival: Span) -> bool:
+    """The words from `end` are "à" and then the arrival, maybe after the words of a station
+    ("de langres a chaumont", "de la gare de Lyon-Part-Dieu à la gare de Grenoble")."""
+    return (
+        _word(doc, end) in LOCATIVE
+        and end < arrival.start <= end + 4
+        and all(_word(doc, i) in TO_STATION for i in range(end + 1, arrival.start))
+    )
+
+
 def cued_role(doc: Doc, mention: Span) -> Optional[str]:
     """The end the words right before `mention` say it is: "DEPART" after "depuis", "départ" or
     a leaving word's "de" ("en partant de", "au départ de", "en provenance de"), "ARRIVEE" after
-    "pour", "vers", "jusqu'à", "à destination de"; None where they say neither."""
+    "pour", "vers", "jusqu'à", "à destination de", a leaving word's "à" ("je pars à Auray");
+    None where they say neither."""
     i = _cue_at(doc, mention.start)
     cue = _word(doc, i)
     if cue in FROM and _word(doc, i - 1) in TOWARDS:
@@ -228,6 +242,8 @@ def cued_role(doc: Doc, mention: Span) -> Optional[str]:
         return "DEPART"
     if cue in FROM and (_word(doc, i - 1) in LEAVING or _word(doc, i - 2) in LEAVING):
         return "DEPART"
+    if cue in LOCATIVE and _word(doc, i - 1) in LEAVING and _word(doc, i - 1) not in DEPARTURE_WORDS:
+        return "ARRIVEE"  # "je pars à Auray": where one leaves for
     return "ARRIVEE" if cue in ARRIVAL_CUES else None
 
 

@@ -112,36 +112,51 @@ class FrenchPlaces:
     def name_spans(self, words: List[str], max_words: int = 8) -> List[Tuple[int, int]]:
         """(start, end) of the runs of `words` that spell a place name exactly (case,
         accents and hyphens aside), longest first, left to right: "de port vendres a
-        cerbere" → [(1, 3), (4, 5)]. No typo correction, so it stays cheap. A run that is
-        a common word counts only for a town of MIN_WORD_PLACE_POPULATION ("tours",
-        "orange", not "mer" or "vers"); type words never."""
-        index = self._index
+        cerbere" → [(1, 3), (4, 5)]; a run yields to a longer one starting inside it and
+        ending after it ("gare de Lyon-Part-Dieu" is Lyon Part-Dieu, not Paris's gare de
+        Lyon and Part-Dieu). No typo correction, so it stays cheap. A run that is a common
+        word counts only for a town of MIN_WORD_PLACE_POPULATION ("tours", "orange", not
+        "mer" or "vers"); type words never."""
         keys = [_word_key(w) for w in words]
         sizes = [len(k.split()) for k in keys]  # a word may normalise to several ("Saint-Malo")
         spans, start, n = [], 0, len(words)
         while start < n:
-            # The runs from `start` that could be a key: up to as many words as the
-            # longest key starting with this word.
-            longest = index.head_words.get(keys[start].split(" ", 1)[0], 0) if keys[start] else 0
-            last, count = start, 0
-            while last < min(n, start + max_words) and count + sizes[last] <= longest:
-                count += sizes[last]
-                last += 1
-            for end in range(last, start, -1):
-                if not keys[end - 1]:
-                    continue
-                key = " ".join(k for k in keys[start:end] if k)
-                entry = index.by_key.get(key)
-                if entry is None or ARTICLE.sub("", key) in TYPE_WORDS:
-                    continue
-                if key in self.common_words and entry.rank > 0 and entry.population < MIN_WORD_PLACE_POPULATION:
-                    continue
-                spans.append((start, end))
-                start = end
-                break
-            else:
+            end = self._run_end(keys, sizes, start, max_words)
+            if end is None:
                 start += 1
+                continue
+            for inner in range(start + 1, end):
+                inner_end = self._run_end(keys, sizes, inner, max_words)
+                if inner_end is not None and inner_end > end and inner_end - inner > end - start:
+                    start, end = inner, inner_end
+                    break
+            spans.append((start, end))
+            start = end
         return spans
+
+    def _run_end(self, keys: List[str], sizes: List[int], start: int, max_words: int) -> Optional[int]:
+        """The end of the longest run from `start` that spells a place name (`name_spans`)."""
+        index = self._index
+        # The runs from `start` that could be a key: up to as many words as the longest key
+        # starting with this word.
+        longest = index.head_words.get(keys[start].split(" ", 1)[0], 0) if keys[start] else 0
+        # (Punctuation has no key and counts for no word: "La Bastide-Saint-Laurent-les-Bains".)
+        last, count, taken, n = start, 0, 0, len(keys)
+        while last < n and taken < max_words and count + sizes[last] <= longest:
+            count += sizes[last]
+            taken += bool(keys[last])
+            last += 1
+        for end in range(last, start, -1):
+            if not keys[end - 1]:
+                continue
+            key = " ".join(k for k in keys[start:end] if k)
+            entry = index.by_key.get(key)
+            if entry is None or ARTICLE.sub("", key) in TYPE_WORDS:
+                continue
+            if key in self.common_words and entry.rank > 0 and entry.population < MIN_WORD_PLACE_POPULATION:
+                continue
+            return end
+        return None
 
     def is_excluded(self, text: str) -> bool:
         """Known not to be a place of this gazetteer: a type word ("gare"), a foreign place

@@ -34,6 +34,7 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
     [
         ("le train de 16 h 40 entre Mâcon et Tournus circule le dimanche ?", [], ("Mâcon", "Tournus")),
         ("un train le dimanche entre saint avold et forbach ?", [], ("Saint-Avold", "Forbach")),
+        ("Est-ce qu'il existe une liaison entre Saint-Brieuc et Lannion ?", [], ("Saint-Brieuc", "Lannion")),
         ("jpars de prades ce soir pr perpignan", [("prades", "DEPART")], ("Prades", "Perpignan")),
         (
             "celle-ci devra quitter Bourges le 9 ; elle est attendue à Nevers",
@@ -70,6 +71,12 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
         # a place typed with a slip, right after its cue
         ("un billet pour marseile depuis Lyon", [("Lyon", "DEPART")], ("Lyon", "Marseille")),
         ("je veux aller à Nice, je pars de amien", [("Nice", "ARRIVEE")], ("Amiens", "Nice")),
+        # "de X à la gare de Y": X departs
+        (
+            "De la gare de Lyon-Part-Dieu à la gare de Grenoble",
+            [("Grenoble", "ARRIVEE")],
+            ("Lyon Part Dieu", "Grenoble"),
+        ),
     ],
 )
 def test_a_missing_end_is_read_after_its_cue(nlp, text, marked, expected, monkeypatch):
@@ -135,6 +142,11 @@ def test_pair_ends_off_reads_no_cue(nlp):
             "Je serai à Angers demain, je partirai de Saumur",  # leaving in the future
             [("Angers", "DEPART"), ("Saumur", "ARRIVEE")],
             ("Saumur", "Angers"),
+        ),
+        (
+            "Demain je pars à Auray, je suis à Vannes",  # "partir à": where one leaves for
+            [("Auray", "DEPART"), ("Vannes", "ARRIVEE")],
+            ("Vannes", "Auray"),
         ),
         (
             "un aller vers Gap, moi qui suis à Briançon",

@@ -5,6 +5,7 @@ import time
 from pathlib import Path
 
 import pytest
+import spacy
 
 from spacy_seqkit.travel.places import FrenchPlaces, make_french_places, normalise
 from spacy_seqkit.travel.places.stations import read_station_data
@@ -353,6 +354,28 @@ def test_a_station_name_is_never_split_by_the_place_marker(gaz, typed):
     spans = gaz.name_spans(words)
     assert len(spans) == 1 and spans[0][1] == len(words), (typed, spans)
     assert spans[0][0] == 0 or words[0].lower() == "gare", (typed, spans)
+
+
+@pytest.mark.parametrize(
+    "text,names",
+    [
+        # long hyphenated names: punctuation counts for no word of the eight a run may have
+        (
+            "Train de Péguilhan à Roche-sur-Linotte-et-Sorans-les-Cordiers",
+            ["Péguilhan", "Roche-sur-Linotte-et-Sorans-les-Cordiers"],
+        ),
+        ("de Mende à La Bastide-Saint-Laurent-les-Bains", ["Mende", "La Bastide - Saint-Laurent-les-Bains"]),
+        ("tgv Blénod-lès-Pont-à-Mousson Mozac", ["Blénod-lès-Pont-à-Mousson", "Mozac"]),
+        # a run yields to a longer one starting inside it: not Paris's gare de Lyon + Part-Dieu
+        ("De la gare de Lyon-Part-Dieu à la gare de Grenoble", ["Lyon Part Dieu", "Grenoble"]),
+        ("dans le saint aubin des ormeaux", ["Saint-Aubin-des-Ormeaux"]),
+        # and the gare de Lyon stays Paris's where nothing longer follows
+        ("de la gare de Lyon à Dijon", ["Paris Gare de Lyon", "Dijon"]),
+    ],
+)
+def test_name_spans_read_whole_names(gaz, text, names):
+    words = [t.text for t in spacy.blank("fr").make_doc(text)]
+    assert [gaz.place(" ".join(words[s:e])).name for s, e in gaz.name_spans(words)] == names
 
 
 def test_a_commune_place_carries_its_codes_and_stations(gaz):
