@@ -40,7 +40,9 @@ class PlaceMarker:
         return self._places
 
     def __call__(self, doc: Doc) -> Doc:
-        for start, end in self.places.name_spans([t.text for t in doc]):
+        # The French places' `marked_spans`: the runs the trained pipelines learnt from.
+        spans = getattr(self.places, "marked_spans", None) or self.places.name_spans
+        for start, end in spans([t.text for t in doc]):
             for token in doc[start:end]:
                 token.norm_ = self.marker
         return doc

@@ -112,21 +112,35 @@ class FrenchPlaces:
     def name_spans(self, words: List[str], max_words: int = 8) -> List[Tuple[int, int]]:
         """(start, end) of the runs of `words` that spell a place name exactly (case,
         accents and hyphens aside), longest first, left to right: "de port vendres a
-        cerbere" → [(1, 3), (4, 5)]; a run yields to a longer one starting inside it and
-        ending after it ("gare de Lyon-Part-Dieu" is Lyon Part-Dieu, not Paris's gare de
-        Lyon and Part-Dieu). No typo correction, so it stays cheap. A run that is a common
-        word counts only for a town of MIN_WORD_PLACE_POPULATION ("tours", "orange", not
-        "mer" or "vers"); type words never."""
+        cerbere" → [(1, 3), (4, 5)]; punctuation counts for none of a run's `max_words`
+        words ("Charcé-Saint-Ellier-sur-Aubance" is one run), and a run yields to a longer
+        one starting inside it and ending after it ("gare de Lyon-Part-Dieu" is Lyon
+        Part-Dieu, not Paris's gare de Lyon and Part-Dieu). No typo correction, so it stays
+        cheap. A run that is a common word counts only for a town of
+        MIN_WORD_PLACE_POPULATION ("tours", "orange", not "mer" or "vers"); type words never."""
+        return self._spans(words, max_words, whole=True)
+
+    def marked_spans(self, words: List[str], max_words: int = 8) -> List[Tuple[int, int]]:
+        """The runs the place marker (`seqkit_place_marker`) marks: `name_spans` as the
+        trained pipelines learnt from it, each run at most `max_words` tokens, punctuation
+        included, and no run yielding to a longer one inside it. The marker's marks are
+        features of the recognizer: reading whole names there too would change what it was
+        trained on (retrained with them, the main job's pipeline moved by up to 2 points on
+        the hand-written sets, as far as float rounding alone moves it: one seed cannot tell
+        such a change, so it waits for a comparison over several)."""
+        return self._spans(words, max_words, whole=False)
+
+    def _spans(self, words: List[str], max_words: int, whole: bool) -> List[Tuple[int, int]]:
         keys = [_word_key(w) for w in words]
         sizes = [len(k.split()) for k in keys]  # a word may normalise to several ("Saint-Malo")
         spans, start, n = [], 0, len(words)
         while start < n:
-            end = self._run_end(keys, sizes, start, max_words)
+            end = self._run_end(keys, sizes, start, max_words, whole)
             if end is None:
                 start += 1
                 continue
-            for inner in range(start + 1, end):
-                inner_end = self._run_end(keys, sizes, inner, max_words)
+            for inner in range(start + 1, end if whole else start):
+                inner_end = self._run_end(keys, sizes, inner, max_words, whole)
                 if inner_end is not None and inner_end > end and inner_end - inner > end - start:
                     start, end = inner, inner_end
                     break
@@ -134,17 +148,18 @@ class FrenchPlaces:
             start = end
         return spans
 
-    def _run_end(self, keys: List[str], sizes: List[int], start: int, max_words: int) -> Optional[int]:
-        """The end of the longest run from `start` that spells a place name (`name_spans`)."""
+    def _run_end(self, keys: List[str], sizes: List[int], start: int, max_words: int, whole: bool) -> Optional[int]:
+        """The end of the longest run from `start` that spells a place name (`_spans`)."""
         index = self._index
         # The runs from `start` that could be a key: up to as many words as the longest key
         # starting with this word.
         longest = index.head_words.get(keys[start].split(" ", 1)[0], 0) if keys[start] else 0
-        # (Punctuation has no key and counts for no word: "La Bastide-Saint-Laurent-les-Bains".)
+        # (With `whole`, punctuation has no key and counts for no word: "La
+        # Bastide-Saint-Laurent-les-Bains".)
         last, count, taken, n = start, 0, 0, len(keys)
         while last < n and taken < max_words and count + sizes[last] <= longest:
             count += sizes[last]
-            taken += bool(keys[last])
+            taken += bool(keys[last]) or not whole
             last += 1
         for end in range(last, start, -1):
             if not keys[end - 1]:
