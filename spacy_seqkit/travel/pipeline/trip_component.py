@@ -1,6 +1,6 @@
 """`seqkit_trip`: turns DEPART / ARRIVEE / VIA entities into `doc._.trip`."""
 
-from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Set, Tuple, Union
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -11,6 +11,7 @@ from ..places.place import Place
 from .cued_ends import adjacent_place, cued_ends, roles_reversed
 from .extensions import install_extensions
 from .homonyms import settle_homonyms
+from .landmarks import landmarks
 from .language import is_foreign_doc
 from .modes import check_other_modes, may_name_a_mode, travels_by_other_mode
 from .ruled_out import is_ruled_out
@@ -172,12 +173,25 @@ class TripResolver:
             in_places = {i for span in spans for i in range(span.start, span.end)}
             if travels_by_other_mode(["" if t.i in in_places else t.text for t in doc]):
                 return Trip(), []
+        landmark: Set[int] = set()
+        if self.resolve_names and doc is not None and spans:
+            # "vers la Porte Dorée": the words of a landmark's name are no ends (but the town of
+            # "le Château de Versailles" may be); "à la Porte de Clichy" (a station) is one end
+            landmark, known = landmarks(doc, self.places)
+            spans = [part for part in (_outside(s, landmark) for s in spans) if part is not None]
+            for first, last in known:
+                inside = [s for s in spans if s.start < last and s.end > first]
+                if len(inside) > 1 or (inside and (inside[0].start > first or inside[0].end < last)):
+                    whole = Span(doc, min(first, inside[0].start), max(last, inside[-1].end), label=inside[-1].label)
+                    spans = sorted([s for s in spans if s not in inside] + [whole], key=lambda s: s.start)
         shouting = ShoutingText(doc) if doc is not None else None
         for span in spans:
             for mention, place in self.mentions(span, shouting):
                 places.append((span.label_, mention, place))
         starts = {p[1].start for p in places}
         mentioned = [p[1] for p in places]
+        if doc is not None:  # a landmark's words are no place a cue may name either
+            mentioned += [doc[i : i + 1] for i in sorted(landmark)]
         places = [p for p in places if not is_ruled_out(p[1], starts)]
         departures = [p for p in places if p[0] == "DEPART"]
         arrivals = [p for p in places if p[0] == "ARRIVEE"]
@@ -203,7 +217,7 @@ class TripResolver:
             # end, joined by nothing or by "-", "/", "->", "et", is the other end.
             end = (departures or arrivals)[0]
             other = adjacent_place(end[1], bool(departures), places, self.places, MAX_NAME_TOKENS)
-            if other is not None:
+            if other is not None and not any(i in landmark for i in range(other[0].start, other[0].end)):
                 label = "ARRIVEE" if departures else "DEPART"
                 paired = (label, other[0], other[1])
                 places = sorted(places + [paired], key=lambda p: p[1].start)
@@ -377,3 +391,14 @@ def make_trip_resolver(
         other_modes=check_other_modes(other_modes),
         unknown_names=check_unknown_names(unknown_names),
     )
+
+
+def _outside(span: Span, tokens: Set[int]) -> Optional[Span]:
+    """The part of `span` after the `tokens` it starts with (a landmark's words before its
+    town: "Château de Versailles" → "Versailles"), or None where they cover it or lie within."""
+    start = span.start
+    while start < span.end and start in tokens:
+        start += 1
+    if start == span.end or any(i in tokens for i in range(start, span.end)):
+        return None
+    return span if start == span.start else Span(span.doc, start, span.end, label=span.label)

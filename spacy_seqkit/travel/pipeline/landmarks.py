@@ -1,0 +1,86 @@
+"""Places of a town that are no town: "la Porte Dorée", "la Tour Eiffel", "la Place Bellecour".
+
+A word that names a kind of landmark, capitalised, followed by a capitalised name ("Porte
+Dorée", "Tour Eiffel"), is the name of a landmark. Its words may each spell a commune ("la
+Porte" is read as La Porte du Der, "Dorée" as La Dorée, "la Tour" as La Tour): a mention within
+a landmark's name is no end of the trip, unless the name itself is a known place (the stations
+"Porte de Clichy", "Pont de l'Alma"; the communes "Château-Thierry" typed "Chateau Thierry",
+"Pont Saint Esprit"). A landmark word alone ("je vais à la Tour") stays a place."""
+
+from typing import List, Set, Tuple
+
+from spacy.tokens import Doc
+
+from ..places.contract import Places
+
+# Kinds of landmark a name follows.
+LANDMARK_WORDS = frozenset(
+    "porte tour place rue avenue boulevard quai parc jardin jardins musée musee pont cathédrale "
+    "cathedrale basilique église eglise stade hôpital hopital château chateau palais arc opéra opera "
+    "théâtre theatre".split()
+)
+# What may join the landmark word and its name: "Porte de Clignancourt", "Place de la Bastille".
+LINKS = frozenset({"de", "du", "des", "d'", "d’", "la", "le", "les", "l'", "l’"})
+ARTICLES = frozenset({"la", "le", "les", "l'", "l’"})
+
+
+FROM = frozenset({"de", "du", "des", "d'", "d’"})
+# What joins the words of a name: "Rendez-Vous", "Saint-Denis".
+JOINERS = frozenset({"-", "'", "’"})
+
+
+def landmarks(doc: Doc, places: Places) -> Tuple[Set[int], List[Tuple[int, int]]]:
+    """The tokens of `doc` that name a landmark that is no known place, its article included:
+    "la Porte Dorée", "la Place Bellecour" (of a landmark named after its town, "le Château de
+    Versailles", only the landmark's words: the town may be an end); and the (start, end) of
+    the landmark names that are known places ("Porte de Clichy", a station). Words in capitals
+    ("GRUGÉ L'HÔPITAL LUNDI") are not read as names."""
+    found: Set[int] = set()
+    known: List[Tuple[int, int]] = []
+    n = len(doc)
+    for token in doc:
+        if token.lower_ not in LANDMARK_WORDS or not _title(token.text):
+            continue
+        if token.i + 1 < n and doc[token.i + 1].text in JOINERS:
+            continue  # a compound name: "Église-Neuve-de-Vergt", "Pont-Audemer"
+        end = token.i + 1
+        while end < n and doc[end].lower_ in LINKS:
+            end += 1
+        links = {t.lower_ for t in doc[token.i + 1 : end]}
+        name_start = end
+        while end < n and (
+            _name_word(doc[end].text) or (doc[end].text in JOINERS and end + 1 < n and _title(doc[end + 1].text))
+        ):
+            end += 1
+        if end == name_start:
+            continue
+        start = token.i - 1 if token.i > 0 and doc[token.i - 1].lower_ in ARTICLES else token.i
+        # a place, with a town's words before it or not: "Dijon Porte Neuve", "Champ de
+        # Mars-Tour Eiffel", "Porte de Clichy", "Stade de France Saint-Denis"
+        firsts = [token.i] + [i for i in range(max(0, start - 4), start) if _title(doc[i].text)]
+        place = next(
+            (
+                (first, stop)
+                for stop in range(end, name_start, -1)
+                for first in firsts
+                if places.place(doc[first:stop].text) is not None
+            ),
+            None,
+        )
+        if place is not None:
+            if place[0] == token.i:
+                known.append(place)
+            continue
+        town = bool(links & FROM) and places.place(doc[name_start:end].text) is not None
+        found.update(range(start, name_start if town else end))
+    return found, known
+
+
+def _name_word(text: str) -> bool:
+    """A capitalised word of a name, maybe hyphenated: "Dorée", "Saint-Denis"."""
+    return _title(text) and text.replace("-", "").replace("'", "").replace("’", "").isalpha()
+
+
+def _title(text: str) -> bool:
+    """Capitalised, not in capitals: "Dorée", not "DORÉE"."""
+    return text[:1].isupper() and not (len(text) > 1 and text.isupper())

@@ -1,0 +1,95 @@
+"""A landmark's name is no end of the trip, unless it is a known place (`landmarks.py`)."""
+
+import pytest
+import spacy
+
+from spacy_seqkit.travel.pipeline import trip_component
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    nlp = spacy.blank("fr")
+    nlp.add_pipe("seqkit_trip")
+    return nlp
+
+
+def trip_of(nlp, text, marked, monkeypatch, landmarks=True):
+    """(departure, arrival) of `text` with the entities `marked`; with `landmarks` False, as
+    without this rule."""
+    doc = nlp.make_doc(text)
+    ents = []
+    for mention, label in marked:
+        start = text.index(mention)
+        ents.append(doc.char_span(start, start + len(mention), label=label))
+    doc.ents = ents
+    with monkeypatch.context() as patch:
+        if not landmarks:
+            patch.setattr(trip_component, "landmarks", lambda doc, places: (set(), []))
+        trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    return trip["departure"], trip["arrival"]
+
+
+@pytest.mark.parametrize(
+    "text,marked,expected",
+    [
+        # a landmark that is no place is no end ("la Porte" was La Porte du Der, "Dorée" La Dorée)
+        ("indique-moi le chemin vers la Porte Dorée", [("la Porte", "DEPART"), ("Dorée", "ARRIVEE")], (None, None)),
+        (
+            "Je voudrais aller à la Tour Eiffel depuis Lyon",
+            [("la Tour Eiffel", "ARRIVEE"), ("Lyon", "DEPART")],
+            ("Lyon", None),
+        ),
+        ("Je vais à la Place Bellecour depuis Villeurbanne", [("la Place", "ARRIVEE")], (None, None)),
+        # a landmark that is a station is one end, however the recognizer cut it
+        (
+            "De Paris Nord à la Porte de Clichy",
+            [("Paris Nord", "DEPART"), ("la Porte", "VIA"), ("Clichy", "ARRIVEE")],
+            ("Paris Gare du Nord", "Porte de Clichy"),
+        ),
+    ],
+)
+def test_a_landmark_is_no_end(nlp, text, marked, expected, monkeypatch):
+    assert trip_of(nlp, text, marked, monkeypatch) == expected
+    assert trip_of(nlp, text, marked, monkeypatch, landmarks=False) != expected
+
+
+@pytest.mark.parametrize(
+    "text,marked,expected",
+    [
+        (
+            "Un train de Château Thierry à Paris",
+            [("Château Thierry", "DEPART"), ("Paris", "ARRIVEE")],
+            ("Château-Thierry", "Paris"),
+        ),
+        # a landmark named after its town: the town is the end
+        (
+            "Je vais de Paris au Château de Versailles",
+            [("Paris", "DEPART"), ("Château de Versailles", "ARRIVEE")],
+            ("Paris", "Versailles"),
+        ),
+        ("Je vais à la Tour depuis Lyon", [("la Tour", "ARRIVEE"), ("Lyon", "DEPART")], ("Lyon", "La Tour")),
+        (
+            "De Dijon Porte Neuve à Is-sur-Tille",
+            [("Dijon Porte Neuve", "DEPART"), ("Is-sur-Tille", "ARRIVEE")],
+            ("Dijon Porte Neuve", "Is-sur-Tille"),
+        ),
+        (
+            "de Stade de France Saint-Denis à Paris",
+            [("Stade de France Saint-Denis", "DEPART"), ("Paris", "ARRIVEE")],
+            ("Stade de France Saint-Denis", "Paris"),
+        ),
+        (
+            "de Lille à Église-Neuve-de-Vergt",
+            [("Lille", "DEPART"), ("Église-Neuve-de-Vergt", "ARRIVEE")],
+            ("Lille", "Église-Neuve-de-Vergt"),
+        ),
+        # words in capitals are not read as names: "L'HÔPITAL LUNDI" is no landmark
+        (
+            "DE SAINT CRICQ VILLENEUVE À GRUGÉ L'HÔPITAL LUNDI PROCHAIN",
+            [("SAINT CRICQ VILLENEUVE", "DEPART"), ("GRUGÉ L'HÔPITAL", "ARRIVEE")],
+            ("Saint-Cricq-Villeneuve", "Grugé-l'Hôpital"),
+        ),
+    ],
+)
+def test_places_named_like_landmarks_stay_places(nlp, text, marked, expected, monkeypatch):
+    assert trip_of(nlp, text, marked, monkeypatch) == expected
