@@ -7,9 +7,9 @@ a landmark's name is no end of the trip, unless the name itself is a known place
 "Porte de Clichy", "Pont de l'Alma"; the communes "Château-Thierry" typed "Chateau Thierry",
 "Pont Saint Esprit"). A landmark word alone ("je vais à la Tour") stays a place."""
 
-from typing import List, Set, Tuple
+from typing import List, Optional, Set, Tuple
 
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
 
 from ..places.contract import Places
 
@@ -27,6 +27,32 @@ ARTICLES = frozenset({"la", "le", "les", "l'", "l’"})
 FROM = frozenset({"de", "du", "des", "d'", "d’"})
 # What joins the words of a name: "Rendez-Vous", "Saint-Denis".
 JOINERS = frozenset({"-", "'", "’"})
+
+
+def without_landmarks(doc: Doc, spans: List[Span], places: Places) -> Tuple[List[Span], Set[int]]:
+    """The recognizer's `spans` without the words of landmarks that are no known place (the
+    town of "le Château de Versailles" kept), those of a landmark that is a known place joined
+    into one ("la Porte" + "Clichy": "la Porte de Clichy", with the last one's label); and the
+    landmarks' tokens (no cue may name a place among them either)."""
+    landmark, known = landmarks(doc, places)
+    spans = [part for part in (_outside(s, landmark) for s in spans) if part is not None]
+    for first, last in known:
+        inside = [s for s in spans if s.start < last and s.end > first]
+        if len(inside) > 1 or (inside and (inside[0].start > first or inside[0].end < last)):
+            whole = Span(doc, min(first, inside[0].start), max(last, inside[-1].end), label=inside[-1].label)
+            spans = sorted([s for s in spans if s not in inside] + [whole], key=lambda s: s.start)
+    return spans, landmark
+
+
+def _outside(span: Span, tokens: Set[int]) -> Optional[Span]:
+    """The part of `span` after the `tokens` it starts with (a landmark's words before its
+    town: "Château de Versailles" → "Versailles"), or None where they cover it or lie within."""
+    start = span.start
+    while start < span.end and start in tokens:
+        start += 1
+    if start == span.end or any(i in tokens for i in range(start, span.end)):
+        return None
+    return span if start == span.start else Span(span.doc, start, span.end, label=span.label)
 
 
 def landmarks(doc: Doc, places: Places) -> Tuple[Set[int], List[Tuple[int, int]]]:

@@ -11,7 +11,7 @@ from ..places.place import Place
 from .cued_ends import adjacent_place, cued_ends, roles_reversed
 from .extensions import install_extensions
 from .homonyms import settle_homonyms
-from .landmarks import landmarks
+from .landmarks import without_landmarks
 from .language import is_foreign_doc
 from .modes import check_other_modes, may_name_a_mode, travels_by_other_mode
 from .ruled_out import is_ruled_out
@@ -175,15 +175,8 @@ class TripResolver:
                 return Trip(), []
         landmark: Set[int] = set()
         if self.resolve_names and doc is not None and spans:
-            # "vers la Porte Dorée": the words of a landmark's name are no ends (but the town of
-            # "le Château de Versailles" may be); "à la Porte de Clichy" (a station) is one end
-            landmark, known = landmarks(doc, self.places)
-            spans = [part for part in (_outside(s, landmark) for s in spans) if part is not None]
-            for first, last in known:
-                inside = [s for s in spans if s.start < last and s.end > first]
-                if len(inside) > 1 or (inside and (inside[0].start > first or inside[0].end < last)):
-                    whole = Span(doc, min(first, inside[0].start), max(last, inside[-1].end), label=inside[-1].label)
-                    spans = sorted([s for s in spans if s not in inside] + [whole], key=lambda s: s.start)
+            # "vers la Porte Dorée", "la Tour Eiffel": a landmark's words are no ends
+            spans, landmark = without_landmarks(doc, spans, self.places)
         shouting = ShoutingText(doc) if doc is not None else None
         for span in spans:
             for mention, place in self.mentions(span, shouting):
@@ -391,14 +384,3 @@ def make_trip_resolver(
         other_modes=check_other_modes(other_modes),
         unknown_names=check_unknown_names(unknown_names),
     )
-
-
-def _outside(span: Span, tokens: Set[int]) -> Optional[Span]:
-    """The part of `span` after the `tokens` it starts with (a landmark's words before its
-    town: "Château de Versailles" → "Versailles"), or None where they cover it or lie within."""
-    start = span.start
-    while start < span.end and start in tokens:
-        start += 1
-    if start == span.end or any(i in tokens for i in range(start, span.end)):
-        return None
-    return span if start == span.start else Span(span.doc, start, span.end, label=span.label)

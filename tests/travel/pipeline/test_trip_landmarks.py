@@ -24,7 +24,7 @@ def trip_of(nlp, text, marked, monkeypatch, landmarks=True):
     doc.ents = ents
     with monkeypatch.context() as patch:
         if not landmarks:
-            patch.setattr(trip_component, "landmarks", lambda doc, places: (set(), []))
+            patch.setattr(trip_component, "without_landmarks", lambda doc, spans, places: (spans, set()))
         trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
     return trip["departure"], trip["arrival"]
 
