@@ -12,6 +12,7 @@ from typing import List, Optional, Set, Tuple
 from spacy.tokens import Doc, Span
 
 from ..places.contract import Places
+from .written import is_word
 
 # Kinds of landmark a name follows.
 LANDMARK_WORDS = frozenset(
@@ -19,12 +20,11 @@ LANDMARK_WORDS = frozenset(
     "cathedrale basilique église eglise stade hôpital hopital château chateau palais arc opéra opera "
     "théâtre theatre".split()
 )
-# What may join the landmark word and its name: "Porte de Clignancourt", "Place de la Bastille".
-LINKS = frozenset({"de", "du", "des", "d'", "d’", "la", "le", "les", "l'", "l’"})
 ARTICLES = frozenset({"la", "le", "les", "l'", "l’"})
-
-
+# "le Château de Versailles": a landmark named after its town.
 FROM = frozenset({"de", "du", "des", "d'", "d’"})
+# What may join the landmark word and its name: "Porte de Clignancourt", "Place de la Bastille".
+LINKS = ARTICLES | FROM
 # What joins the words of a name: "Rendez-Vous", "Saint-Denis".
 JOINERS = frozenset({"-", "'", "’"})
 
@@ -75,7 +75,8 @@ def landmarks(doc: Doc, places: Places) -> Tuple[Set[int], List[Tuple[int, int]]
         links = {t.lower_ for t in doc[token.i + 1 : end]}
         name_start = end
         while end < n and (
-            _name_word(doc[end].text) or (doc[end].text in JOINERS and end + 1 < n and _title(doc[end + 1].text))
+            (is_word(doc[end]) and _title(doc[end].text))
+            or (doc[end].text in JOINERS and end + 1 < n and _title(doc[end + 1].text))
         ):
             end += 1
         if end == name_start:
@@ -100,11 +101,6 @@ def landmarks(doc: Doc, places: Places) -> Tuple[Set[int], List[Tuple[int, int]]
         town = bool(links & FROM) and places.place(doc[name_start:end].text) is not None
         found.update(range(start, name_start if town else end))
     return found, known
-
-
-def _name_word(text: str) -> bool:
-    """A capitalised word of a name, maybe hyphenated: "Dorée", "Saint-Denis"."""
-    return _title(text) and text.replace("-", "").replace("'", "").replace("’", "").isalpha()
 
 
 def _title(text: str) -> bool:

@@ -139,11 +139,12 @@ class FrenchPlaces:
             if end is None:
                 start += 1
                 continue
-            for inner in range(start + 1, end if whole else start):
-                inner_end = self._run_end(keys, sizes, inner, max_words, whole)
-                if inner_end is not None and inner_end > end and inner_end - inner > end - start:
-                    start, end = inner, inner_end
-                    break
+            if whole:  # a longer run starting inside this one and ending after it
+                for inner in range(start + 1, end):
+                    inner_end = self._run_end(keys, sizes, inner, max_words, whole)
+                    if inner_end is not None and inner_end > end and inner_end - inner > end - start:
+                        start, end = inner, inner_end
+                        break
             spans.append((start, end))
             start = end
         return spans
@@ -159,7 +160,8 @@ class FrenchPlaces:
         last, count, taken, n = start, 0, 0, len(keys)
         while last < n and taken < max_words and count + sizes[last] <= longest:
             count += sizes[last]
-            taken += bool(keys[last]) or not whole
+            if keys[last] or not whole:
+                taken += 1
             last += 1
         for end in range(last, start, -1):
             if not keys[end - 1]:

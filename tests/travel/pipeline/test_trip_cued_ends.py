@@ -2,6 +2,7 @@
 
 import pytest
 import spacy
+from trip_helpers import marked_doc
 
 from spacy_seqkit.travel.pipeline import trip_component
 
@@ -16,12 +17,7 @@ def nlp():
 def trip_of(nlp, text, marked, monkeypatch, cued=True):
     """(departure, arrival) of `text` with the entities `marked`; with `cued` False, as
     without this rule."""
-    doc = nlp.make_doc(text)
-    ents = []
-    for mention, label in marked:
-        start = text.index(mention)
-        ents.append(doc.char_span(start, start + len(mention), label=label))
-    doc.ents = ents
+    doc = marked_doc(nlp, text, marked)
     with monkeypatch.context() as patch:
         if not cued:
             patch.setattr(trip_component, "cued_ends", lambda *args: [])

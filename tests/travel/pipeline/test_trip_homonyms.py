@@ -2,6 +2,7 @@
 
 import pytest
 import spacy
+from trip_helpers import marked_doc
 
 from spacy_seqkit.travel.places.registry import make_french_places
 
@@ -14,12 +15,7 @@ def nlp():
 
 
 def trip_of(nlp, text, marked):
-    doc = nlp.make_doc(text)
-    ents = []
-    for mention, label in marked:
-        start = text.index(mention)
-        ents.append(doc.char_span(start, start + len(mention), label=label))
-    doc.ents = ents
+    doc = marked_doc(nlp, text, marked)
     return nlp.get_pipe("seqkit_trip")(doc)._.trip
 
 

@@ -3,6 +3,7 @@
 import pytest
 import spacy
 from spacy.tokens import Span
+from trip_helpers import marked_doc
 
 
 @pytest.fixture(scope="module")
@@ -14,12 +15,7 @@ def nlp():
 
 def trip_of(nlp, text, marked):
     """The trip of `text` whose entities are the (mention, label) pairs `marked`."""
-    doc = nlp.make_doc(text)
-    ents = []
-    for mention, label in marked:
-        start = text.index(mention)
-        ents.append(doc.char_span(start, start + len(mention), label=label))
-    doc.ents = ents
+    doc = marked_doc(nlp, text, marked)
     doc = nlp.get_pipe("seqkit_trip")(doc)
     return doc._.trip, [(e.text, e.label_) for e in doc.ents]
 
