@@ -5,8 +5,9 @@ word before it says which end it is:
 - "entre X et Y" said of a train: X departs, Y arrives ("le TER de 7 h 12 entre Ax-les-Thermes
   et Foix"), unless the request is choosing ("j'hésite entre Lyon et Grenoble");
 - the arrival after "pour", "pr", "vers", "jusqu'à", "à destination de", or after "à" once the departure has been
-  named ("partir de Moûtiers ... à Albertville") or after a verb of going ("aller à Tours ...
-  depuis Vendôme");
+  named ("partir de Moûtiers ... à Albertville"), after a verb of going ("aller à Tours ...
+  depuis Vendôme"), or anywhere once the departure's own words say it is left ("voir ma
+  grand-mère à Guingamp, je pars de Paimpol");
 - the arrival where someone else lives, once the departure is named ("mes parents habitent
   Tarbes, je voudrais les rejoindre depuis Toulouse");
 - the departure after "depuis", "départ", a leaving verb's object ("nous quittons Metz"), after
@@ -187,14 +188,19 @@ def _cued(
         if new_departure or new_arrival:
             return new_departure, new_arrival
     if departure is not None and arrival is None:
+        # "je vais voir ma grand-mère à Guingamp, je pars de Paimpol": the departure's own cue
+        # says it leaves from there, so a place "à" elsewhere (not where one is) is where one goes.
+        left_from = cued_role(doc, departure) == "DEPART"
         for s, e in runs:
             i = _cue_at(doc, s)
             cue = _word(doc, i)
             towards = cue in FROM and _word(doc, i - 1) in TOWARDS
+            staying = _word(doc, i - 1) in STAYING or _word(doc, i - 1) in STILL
             if (
                 cue in ARRIVAL_CUES
                 or towards
                 or (cue in LOCATIVE and (s > departure.start or _word(doc, i - 1) in GOING))
+                or (cue in LOCATIVE and left_from and not staying)
                 or _others_home(doc, i)
             ):
                 return None, _place(doc, places, (s, e))

@@ -10,7 +10,8 @@ Two shapes, each narrow enough that an ordinary "pas" keeps its places:
   "non" before a place is the correction's, below). Any other word between breaks it: in "je ne veux pas partir trop tard
   de Lyon" the "pas" denies the hour, not Lyon. Only after "plutôt que", "au lieu de" and
   "sans" (and "pas passer par") may a verb of travel stand between ("au lieu d'aller à
-  Rennes", "sans passer par Tours"). A "pas" that follows a verb ("je ne pars pas de Lyon")
+  Rennes", "sans passer par Tours"), and after a "pas" that denies a verb of travel ("je ne veux
+  pas aller à Lille, ..."), as below. A "pas" that follows a verb ("je ne pars pas de Lyon")
   may deny the verb's circumstances ("... avant dix heures" keeps Lyon): it rules the place
   out only when a contrast follows it ("je ne vais pas à Lyon mais à Grenoble", "..., à
   Grenoble"); a "pas" that opens its clause ("pas Hendaye", "non pas Lyon", ", mais pas
@@ -93,7 +94,10 @@ def ruled_out_before(mention: Span) -> bool:
         before = _skip_links_back(doc, i - 1)
         if _preference_cue_ends_at(doc, before):
             return True
-        return word == "passer" and before >= 0 and _word(doc, before) == "pas"
+        if before < 0 or _word(doc, before) != "pas":
+            return False
+        # "sans / pas passer par Tours"; "je ne veux pas aller à Lille, ..." as a "pas" after a verb
+        return word == "passer" or (mention.end < len(doc) and _word(doc, mention.end) in CONTRASTS)
     return False
 
 

@@ -13,7 +13,8 @@ from ..places.contract import Places
 from ..places.place import STATION
 from .written import is_word
 
-# How many words a mention may grow by on each side: "Le Creusot" + "Montceau Montchanin TGV".
+# How many words a mention may grow by on each side: "Le Creusot" + "Montceau Montchanin TGV"
+# (a compound's dashes count for none: "Moûtiers-Salins-Brides" + "-les-Bains").
 MAX_EXTRA_WORDS = 4
 # A mention longer than this is no station name cut short (and is not widened).
 MAX_MENTION_WORDS = 8
@@ -58,6 +59,26 @@ def _name_word(token: Token) -> bool:
     return not token.is_stop and is_word(token)
 
 
+def _attached_dash(doc: Doc, i: int) -> bool:
+    """A dash inside a compound, with no space either side: "Brides-les-Bains" goes on past it."""
+    return doc[i].text == "-" and 0 < i < len(doc) - 1 and not doc[i - 1].whitespace_ and not doc[i].whitespace_
+
+
+def _goes_on(doc: Doc, i: int) -> bool:
+    """The name may go on with token `i`, beside a mention: a name's word or a compound's dash."""
+    return 0 <= i < len(doc) and (_name_word(doc[i]) or _attached_dash(doc, i))
+
+
+def _words_away(doc: Doc, i: int, words: int, step: int) -> int:
+    """The position `words` words from `i` in the direction `step`, the dashes and apostrophes
+    of a compound counting for none ("Moûtiers-Salins-Brides-les-Bains" is five words)."""
+    while words > 0 and 0 <= i + step < len(doc):
+        i += step
+        if doc[i].text not in {"-", "'", "’"}:
+            words -= 1
+    return i
+
+
 def _name_start(span: Span) -> int:
     """Where the name in a mention starts: after "gare de" ("gare", "station de"...) opening it."""
     doc, i = span.doc, span.start
@@ -93,14 +114,15 @@ def widest_station(span: Span, places: Places, before: Optional[Span] = None) ->
     does."""
     doc = span.doc
     # Most mentions stand between function words ("de Marseille à Paris"): nothing to try.
-    left = span.start > 0 and _name_word(doc[span.start - 1])
-    right = span.end < len(doc) and _name_word(doc[span.end])
+    left = _goes_on(doc, span.start - 1)
+    right = _goes_on(doc, span.end)
     if not (left or right):
         return None
-    lowest = max((before.start if before is not None else 0) if left else span.start, span.start - MAX_EXTRA_WORDS)
+    farthest = _words_away(doc, span.start, MAX_EXTRA_WORDS, -1)
+    lowest = max((before.start if before is not None else 0) if left else span.start, farthest)
     if before is not None and before.start < lowest < before.end:
         lowest = before.end
-    highest = min(len(doc), span.end + MAX_EXTRA_WORDS) if right else span.end
+    highest = _words_away(doc, span.end - 1, MAX_EXTRA_WORDS, 1) + 1 if right else span.end
     words = [t.text for t in doc[lowest:highest]]
     best: Optional[Tuple[int, int]] = None
     # A mention before that names no one place ("wimille wimereux boulogne") may give up its end.

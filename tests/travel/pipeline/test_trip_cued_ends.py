@@ -64,6 +64,17 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
             ("Toulouse", "Tarbes"),
         ),
         ("ma sœur qui vit toujours à Brest m'attend, je pars de Rennes", [("Rennes", "DEPART")], ("Rennes", "Brest")),
+        # "à" anywhere, once the departure's own words say it is left
+        (
+            "Je veux voir ma grand-mère à Guingamp, je pars de Paimpol",
+            [("Paimpol", "DEPART")],
+            ("Paimpol", "Guingamp"),
+        ),
+        (
+            "Pour le mariage de ma soeur à Agen il me faut un train depuis Toulouse",
+            [("Toulouse", "DEPART")],
+            ("Toulouse", "Agen"),
+        ),
         # a place typed with a slip, right after its cue
         ("un billet pour marseile depuis Lyon", [("Lyon", "DEPART")], ("Lyon", "Marseille")),
         ("je veux aller à Nice, je pars de amien", [("Nice", "ARRIVEE")], ("Amiens", "Nice")),
@@ -93,6 +104,9 @@ def test_a_missing_end_is_read_after_its_cue(nlp, text, marked, expected, monkey
         ("voir ma mère à l'hôpital de Guéret, je pars ce soir pour Limoges", [("Limoges", "ARRIVEE")]),
         # "à" before the departure is where one is, not where one goes
         ("j'habite à Murat et je pars de Aurillac", [("Aurillac", "DEPART")]),
+        ("je suis toujours à Murat, je pars de Aurillac demain", [("Aurillac", "DEPART")]),
+        # nor, after a departure no word says is left, where someone is
+        ("un rendez-vous à Murat, le train de Aurillac", [("Aurillac", "DEPART")]),
         # a place the request rules out is no end
         ("je pars de Dax mais pas pour Hendaye", [("Dax", "DEPART")]),
         # a name typed right that the runs leave out is no slip to correct ("Grand", Vosges)

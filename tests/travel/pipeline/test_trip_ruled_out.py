@@ -102,8 +102,20 @@ RULED_OUT = [
         "Orléans",
         "Blois",
     ),
+    (
+        "Je ne veux pas aller à Lille, je veux aller de Paris à Rouen",
+        [("Lille", "ARRIVEE"), ("Paris", "DEPART"), ("Rouen", "ARRIVEE")],
+        "Paris",
+        "Rouen",
+    ),
 ]
 KEPT = [
+    (
+        "je ne veux pas aller à Lyon avant midi depuis Paris",
+        [("Lyon", "ARRIVEE"), ("Paris", "DEPART")],
+        "Paris",
+        "Lyon",
+    ),
     ("je ne veux pas partir trop tard de Lyon pour Paris", [("Lyon", "DEPART"), ("Paris", "ARRIVEE")], "Lyon", "Paris"),
     ("je ne pars pas de Lyon avant 10h, je vais à Paris", [("Lyon", "DEPART"), ("Paris", "ARRIVEE")], "Lyon", "Paris"),
     (

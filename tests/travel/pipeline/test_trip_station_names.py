@@ -45,6 +45,12 @@ def trip_of(nlp, text, marked):
             [("Lille", "DEPART"), ("Flandres", "VIA"), ("Arras", "VIA"), ("Rouen", "ARRIVEE")],
             ("Lille Flandres", ("Arras",), "Rouen"),
         ),
+        # cut inside a compound: its dashes count for no word of the name
+        (
+            "de Moûtiers-Salins-Brides-les-Bains à Chambéry",
+            [("Moûtiers-Salins-Brides", "DEPART"), ("Bains", "VIA"), ("Chambéry", "ARRIVEE")],
+            ("Moûtiers - Salins - Brides-les-Bains", (), "Chambéry"),
+        ),
         # cut elsewhere than between the places: the station, then what is left of the mention
         (
             "2 billets marne la vallee bordeaux le 21/07",
