@@ -47,7 +47,7 @@ LEAVING = frozenset(
 # Where one lives is where one leaves from once the other end is named: "j'habite Abbeville".
 LIVING = frozenset("habite habitons habitent vis vit vivons vivent réside résidons résident loge logeons".split())
 # So is where one is now, with its "à": "je suis toujours à Aix-les-Bains", "je me trouve à Vire".
-BEING = frozenset("suis sommes trouve trouvons".split())
+BEING = frozenset("suis jsuis chuis sommes trouve trouvons".split())
 STAYING = LIVING | BEING
 # Who lives there: "j'habite Abbeville" is a departure, "mes parents habitent Tarbes", once the
 # departure is named, the arrival.
@@ -238,7 +238,8 @@ def _leads_to(doc: Doc, end: int, arrival: Span) -> bool:
 def cued_role(doc: Doc, mention: Span) -> Optional[str]:
     """The end the words right before `mention` say it is: "DEPART" after "depuis", "départ" or
     a leaving word's "de" ("en partant de", "au départ de", "en provenance de"), "ARRIVEE" after
-    "pour", "vers", "jusqu'à", "à destination de", a leaving word's "à" ("je pars à Auray");
+    "pour", "vers", "jusqu'à", "à destination de", a leaving or going word's "à" ("je pars à
+    Auray", "aller à Rennes"); "DEPART" after the "à" of where one is ("je suis à Brest");
     None where they say neither."""
     i = _cue_at(doc, mention.start)
     cue = _word(doc, i)
@@ -250,6 +251,10 @@ def cued_role(doc: Doc, mention: Span) -> Optional[str]:
         return "DEPART"
     if cue in LOCATIVE and _word(doc, i - 1) in LEAVING and _word(doc, i - 1) not in DEPARTURE_WORDS:
         return "ARRIVEE"  # "je pars à Auray": where one leaves for
+    if cue in LOCATIVE and _word(doc, i - 1) in GOING:
+        return "ARRIVEE"  # "pr aller a rennes"
+    if cue in LOCATIVE and _word(doc, i - 1) in BEING:
+        return "DEPART"  # "jsuis a brest": where one is
     return "ARRIVEE" if cue in ARRIVAL_CUES else None
 
 

@@ -15,7 +15,8 @@ Read off the lowercase words, each rule shaped by what the word also means in Fr
   Ajaccio", as flight searches are typed);
 - "voiture" is also a train's coach ("voiture 12", "en voiture 5"): a car unless a
   number follows;
-- "pied" is a flight of stairs or a foot: walking only as "à pied";
+- "pied" is a flight of stairs or a foot: walking only as "à pied"; "stop" is a sign or a
+  stop: hitch-hiking only as "en stop", "du stop";
 - a bike, a scooter or a kick scooter also travels as luggage ("avec mon vélo", "déposer
   les vélos"): the means only as "à vélo", "en vélo", "par vélo";
 - a plane, a flight or a ferry is often the journey's other leg ("pour mon avion", "j'ai un
@@ -66,7 +67,7 @@ _NEGATION_WINDOW = 3
 # Any word that may name a means, in the raw text: most requests have none, and need no more.
 _ANY_MODE_WORD = re.compile(
     r"\b(?:"
-    + "|".join(map(re.escape, sorted(OTHER_MODE_WORDS | _AFTER_DETERMINER | {"voiture", "voitures", "pied"})))
+    + "|".join(map(re.escape, sorted(OTHER_MODE_WORDS | _AFTER_DETERMINER | {"voiture", "voitures", "pied", "stop"})))
     + r")\b",
     re.IGNORECASE,
 )
@@ -117,6 +118,8 @@ def _other_mode_at(words: Sequence[str], i: int) -> bool:
         return before in _DETERMINERS or (i == 0 and word == "vol")
     if word in {"voiture", "voitures"}:
         return not after.isdigit()
+    if word == "stop":  # hitch-hiking, not a stop sign: "en stop", "faire du stop"
+        return before in {"en", "du"}
     return word == "pied" and before in {"à", "a"}
 
 

@@ -163,6 +163,11 @@ def test_pair_ends_off_reads_no_cue(nlp):
             [("Gap", "DEPART"), ("Briançon", "ARRIVEE")],
             ("Briançon", "Gap"),
         ),
+        (
+            "svp un billet pr aller a rennes jsuis a brest",  # going "à", being "à"
+            [("rennes", "DEPART"), ("brest", "ARRIVEE")],
+            ("Brest", "Rennes"),
+        ),
     ],
 )
 def test_ends_the_recognizer_reversed_follow_their_cues(nlp, text, marked, expected, monkeypatch):

@@ -52,6 +52,7 @@ OTHER_MODES = [
     "de Nantes à Rennes à vélo",
     "un billet d'avion de Biarritz pour Lille",
     "je prendrai le covoiturage de Nantes à Rennes, pas le train",
+    "je vais en stop de Nantes à Rennes",
 ]
 TRAINS = [
     "je vais de Nantes à Rennes car j'ai un rendez-vous",
@@ -71,6 +72,7 @@ TRAINS = [
     "de Biarritz à Lille, j'ai un vol à 14h",
     "je dois aller de Libourne à Figeac pour mon avion",
     "je débarque du ferry à Nantes et je dois rejoindre Rennes",
+    "un train sans arrêt de Nantes à Rennes, pas un stop à chaque gare",  # "stop": a stop
 ]
 
 
