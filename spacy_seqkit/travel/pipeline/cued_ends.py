@@ -4,12 +4,16 @@ word before it says which end it is:
 
 - "entre X et Y" said of a train: X departs, Y arrives ("le TER de 7 h 12 entre Ax-les-Thermes
   et Foix"), unless the request is choosing ("j'hésite entre Lyon et Grenoble");
+- a bare pair of places, when the recognizer read neither, right after a word of a train or a
+  ticket ("un direct Paris Toulouse ?", "2 adultes Lyon Nice"): the first departs;
 - the arrival after "pour", "pr", "vers", "jusqu'à", "à destination de", or after "à" once the departure has been
   named ("partir de Moûtiers ... à Albertville"), after a verb of going ("aller à Tours ...
   depuis Vendôme"), or anywhere once the departure's own words say it is left ("voir ma
   grand-mère à Guingamp, je pars de Paimpol");
 - the arrival where someone else lives, once the departure is named ("mes parents habitent
   Tarbes, je voudrais les rejoindre depuis Toulouse");
+- either end said of a place after it: "Pontarlier est ma gare de départ", "Dole sera ma
+  destination";
 - the departure after "depuis", "départ", a leaving verb's object ("nous quittons Metz"), after
   "de" that follows a word of leaving ("je pars de prades"), after "de" right before the
   arrival's "à" ("de langres a chaumont"), or where one lives ("j'habite Abbeville", "ma tante
@@ -65,8 +69,11 @@ CHOOSING = frozenset("hésite hesite hésitons hésitais hésiter choisir choix 
 # travaux entre Bourges et Montluçon".
 TRAIN_WORDS = frozenset(
     "train trains ter tgv intercités intercites ouigo rer billet billets trajet trajets correspondance "
-    "horaires aller-retour liaison liaisons ferroviaire ferroviaires".split()
+    "horaires aller-retour liaison liaisons ferroviaire ferroviaires changement changements direct directs".split()
 )
+# Right before a bare pair of places, what shows it is a trip when the recognizer read nothing:
+# "un direct Paris Toulouse ?", "2 adultes 1 enfant Lyon Nice le 12/08", "mon TGV Paris-Bordeaux".
+PAIR_CUES = TRAIN_WORDS | frozenset("aller allers retour adulte adultes enfant enfants passager passagers".split())
 # Going "à" a place names the arrival wherever it stands: "aller à Tours ... depuis Vendôme".
 GOING = frozenset("aller vais va allons rendre rends arriver rentrer rejoindre retourner monter descendre".split())
 
@@ -76,6 +83,13 @@ BETWEEN = frozenset({"euh", "heu", "hum", "bah", "ben", "la", "le", "les", "l'",
 TO_STATION = BETWEEN | FROM | {"gare", "station"}
 # "à destination de X", "en direction de X": an arrival after "de".
 TOWARDS = frozenset({"destination", "direction"})
+
+# The place as the subject: "Pontarlier est ma gare de départ", "Dole sera ma destination".
+IS = frozenset({"est", "sera", "serait", "reste"})
+ROLE_WORDS = {"départ": "DEPART", "depart": "DEPART", "arrivée": "ARRIVEE", "arrivee": "ARRIVEE"}
+ROLE_WORDS.update(dict.fromkeys(("destination", "terminus"), "ARRIVEE"))
+# What may stand between "est" and the role: "ma gare de", "mon point de", "la ville d'".
+ROLE_LINKS = FROM | frozenset("mon ma notre le la l' l’ point gare ville lieu station".split())
 
 # "X > Y", "X -> Y": the way the trip goes, whatever the words before X say.
 ARROWS = frozenset({">", "->", "→", "=>", ">>", "-", "–", "—", "-->"})
@@ -187,6 +201,11 @@ def _cued(
             new_arrival = _place(doc, places, second)
         if new_departure or new_arrival:
             return new_departure, new_arrival
+    if departure is None and arrival is None and len(runs) == 2:
+        (s1, e1), (s2, e2) = runs
+        joined = s2 - e1 <= 2 and all(doc[i].lower_ in PAIR_JOINERS - {"et"} for i in range(e1, s2))
+        if joined and any(_word(doc, i) in PAIR_CUES for i in range(s1 - 3, s1)):
+            return _place(doc, places, runs[0]), _place(doc, places, runs[1])
     if departure is not None and arrival is None:
         # "je vais voir ma grand-mère à Guingamp, je pars de Paimpol": the departure's own cue
         # says it leaves from there, so a place "à" elsewhere (not where one is) is where one goes.
@@ -198,6 +217,7 @@ def _cued(
             staying = _word(doc, i - 1) in STAYING or _word(doc, i - 1) in STILL
             if (
                 cue in ARRIVAL_CUES
+                or _role_after(doc, e) == "ARRIVEE"
                 or towards
                 or (cue in LOCATIVE and (s > departure.start or _word(doc, i - 1) in GOING))
                 or (cue in LOCATIVE and left_from and not staying)
@@ -215,6 +235,7 @@ def _cued(
             living = cue in LIVING or (cue in LOCATIVE and lives)
             if (
                 cue in DEPARTURE_CUES
+                or _role_after(doc, e) == "DEPART"
                 or cue in DEPARTURE_WORDS
                 or cue in QUITTING
                 or leaving
@@ -223,6 +244,17 @@ def _cued(
             ):
                 return _place(doc, places, (s, e)), None
     return None, None
+
+
+def _role_after(doc: Doc, end: int) -> Optional[str]:
+    """The end a place is said to be by the words after it ("Pontarlier est ma gare de départ",
+    "Dole sera ma destination"), or None."""
+    if _word(doc, end) not in IS:
+        return None
+    i = end + 1
+    while _word(doc, i) in ROLE_LINKS and i < end + 6:
+        i += 1
+    return ROLE_WORDS.get(_word(doc, i))
 
 
 def _leads_to(doc: Doc, end: int, arrival: Span) -> bool:

@@ -18,6 +18,10 @@ from .names import (
     normalise,
 )
 
+# A place whose name is an article and an ordinary word is read in lowercase ("les arcs") only
+# from this size, or as a station ("la souterraine"): "la réunion", "le bois" are words.
+ARTICLE_WORD_POPULATION = 5000
+
 
 @functools.lru_cache(maxsize=65536)
 def resolve_cached(min_population: int, ordinary_words: FrozenSet[str], text: str) -> Optional[Entry]:
@@ -59,8 +63,13 @@ def _lookup(key: str, index: NameIndex, ordinary_words: FrozenSet[str], lowercas
     if ARTICLE.sub("", key) in TYPE_WORDS or key in FOREIGN_PLACES:
         return None
     is_word = key in ordinary_words
+    # "la réunion", "le bois", "la forêt" in lowercase: an ordinary word with its article.
+    bare = ARTICLE.sub("", key)
+    article_word = lowercase and bare != key and bare in ordinary_words
     entry = index.by_key.get(key)
     if entry is not None:
+        if article_word and entry.rank > 0 and _a_word_not_a_town(entry):
+            return None
         small = entry.rank > 0 and entry.population < 2000
         if (
             is_word
@@ -75,11 +84,21 @@ def _lookup(key: str, index: NameIndex, ordinary_words: FrozenSet[str], lowercas
             return entry
         # "fougere" is more likely Fougères (24k) mistyped than Fougeré (900).
         return fuzzy(key, index, index.big_keys, 1) or entry
-    if is_word or all(w in ordinary_words for w in key.split()):
+    if is_word or article_word or all(w in ordinary_words for w in key.split()):
         # "demain" is not a typo of Denain, nor "guichet" of Guichen, nor "les châteaux"
         # of Les Champeaux; a station's name mistyped still is ("parsi gare de l'est").
         return fuzzy(key, index, index.station_keys, max_edits(len(key))) if " " in key else None
     return fuzzy(key, index, index.fuzzy_keys, max_edits(len(key)))
+
+
+def _a_word_not_a_town(entry: Entry) -> bool:
+    """An article and a word typed in lowercase are not this place: a village ("la réunion",
+    "le bois": not La Réunion, Le Bois) or a delegated commune ("la chapelle": not La
+    Chapelle-du-Genêt). A town ("les arcs", "la teste") or a place with a station ("la
+    souterraine") still is."""
+    if not entry.current:
+        return True
+    return entry.population < ARTICLE_WORD_POPULATION and not shipped_data().stations.serving.get(entry.name)
 
 
 def fuzzy(key: str, index: NameIndex, keys: Dict[str, List[str]], limit: int) -> Optional[Entry]:

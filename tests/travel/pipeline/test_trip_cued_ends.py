@@ -64,6 +64,10 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
             ("Toulouse", "Tarbes"),
         ),
         ("ma sœur qui vit toujours à Brest m'attend, je pars de Rennes", [("Rennes", "DEPART")], ("Rennes", "Brest")),
+        # a bare pair of places, when the request speaks of a train or a ticket
+        ("Est-ce qu'il y a un direct Paris Toulouse ?", [], ("Paris", "Toulouse")),
+        ("2 adultes 1 enfant Lyon Nice le 12/08", [], ("Lyon", "Nice")),
+        ("Combien de changements entre Limoges et Lyon ?", [], ("Limoges", "Lyon")),
         # "à" anywhere, once the departure's own words say it is left
         (
             "Je veux voir ma grand-mère à Guingamp, je pars de Paimpol",
@@ -75,6 +79,13 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
             [("Toulouse", "DEPART")],
             ("Toulouse", "Agen"),
         ),
+        # the place as the subject, its end said after it
+        (
+            "Pontarlier est ma gare de départ et Besançon ma gare d'arrivée",
+            [("Besançon", "ARRIVEE")],
+            ("Pontarlier", "Besançon"),
+        ),
+        ("Je pars de Dijon demain et Dole sera ma destination", [("Dijon", "DEPART")], ("Dijon", "Dole")),
         # a place typed with a slip, right after its cue
         ("un billet pour marseile depuis Lyon", [("Lyon", "DEPART")], ("Lyon", "Marseille")),
         ("je veux aller à Nice, je pars de amien", [("Nice", "ARRIVEE")], ("Amiens", "Nice")),
@@ -97,6 +108,10 @@ def test_a_missing_end_is_read_after_its_cue(nlp, text, marked, expected, monkey
         # a choice, not a trip
         ("j'hésite entre Lyon et Grenoble", [("Grenoble", "ARRIVEE")]),
         ("nous n'avons pas tranché entre Saint-Brieuc et Lannion", []),
+        # a bare pair of places said of no train nor ticket
+        ("Lyon Nice, quelle équipe gagnera ?", []),
+        ("mon train avait une heure de retard. Respectueusement, Luc Rivière", []),
+        ("trains Orléans et Pavilly en retard ce matin", []),  # "et" joins no bare pair
         # "entre X et Y" not said of a train
         ("Mdr le contrôleur entre Dax et Bayonne il chantait", []),
         ("les travaux sur la ligne entre Bourges et Montluçon vont durer", []),

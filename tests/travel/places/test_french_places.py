@@ -159,10 +159,28 @@ def test_gazetteer_resolve(gaz, mention, expected):
         "digne",
         "joue",
         "sable",
+        # a word with its article, in lowercase, is no village of that name
+        "la réunion",
+        "le chemin",
+        "les halles",
     ],
 )
 def test_gazetteer_resolve_rejects_non_names(gaz, text):
     assert gaz.resolve(text) is None
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("La Réunion", "La Réunion"),  # with its capital, the village
+        ("la souterraine", "La Souterraine"),  # towns, and short forms, whose name is an article and a word
+        ("les arcs", "Les Arcs"),
+        ("la teste", "La Teste-de-Buch"),
+        ("le havre", "Le Havre"),
+    ],
+)
+def test_gazetteer_a_town_named_by_an_article_and_a_word_is_kept_in_lowercase(gaz, text, expected):
+    assert gaz.resolve(text) == expected
 
 
 def test_gazetteer_excluded_mentions(gaz):
