@@ -290,6 +290,18 @@ def cued_role(doc: Doc, mention: Span) -> Optional[str]:
     return "ARRIVEE" if cue in ARRIVAL_CUES else None
 
 
+def lone_end_reversed(
+    departures: Sequence[Tuple[str, Span, Place]], arrivals: Sequence[Tuple[str, Span, Place]]
+) -> bool:
+    """The one end the recognizer read is the other end by the words right before it: "Y a-t-il
+    une gare à Rocamadour ? Je viens de Brive" with Brive read as the arrival."""
+    if len(departures) + len(arrivals) != 1:
+        return False
+    mention = (departures or arrivals)[0][1]
+    role = cued_role(mention.doc, mention)
+    return role is not None and role != ("DEPART" if departures else "ARRIVEE")
+
+
 def roles_reversed(departure: Span, arrival: Span) -> bool:
     """The recognizer's departure and arrival are the other way round by their cues: the
     arrival after a departure's cue and the departure after no such cue, or the departure

@@ -8,7 +8,7 @@ from spacy.training import Example
 
 from ..places.contract import Places, check_places
 from ..places.place import Place
-from .cued_ends import adjacent_place, cued_ends, roles_reversed
+from .cued_ends import adjacent_place, cued_ends, lone_end_reversed, roles_reversed
 from .extensions import install_extensions
 from .homonyms import settle_homonyms
 from .landmarks import without_landmarks
@@ -218,6 +218,8 @@ class TripResolver:
         if self.pair_ends and self.resolve_names and not steps and doc is not None:
             # An end the recognizer missed, after the word that says which ("entre X et Y"); two
             # ends the words before them say are the other way round ("le lioran depuis aurillac").
+            if lone_end_reversed(departures, arrivals):  # "je viens de Brive" read as an arrival
+                departures, arrivals = arrivals, departures
             for new in cued_ends(doc, self.places, departures, arrivals, mentioned, starts):
                 (departures if new[0] == "DEPART" else arrivals).append(new)
                 places = sorted(places + [new], key=lambda p: p[1].start)

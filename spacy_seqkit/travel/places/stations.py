@@ -31,6 +31,11 @@ COLLOQUIAL_NAMES = {
     "Lyon Saint-Exupéry TGV": ("Saint-Exupéry", "aéroport Saint-Exupéry", "Lyon Saint-Exupéry"),
     "Marne-la-Vallée Chessy": ("Marne-la-Vallée", "Disneyland", "Marne la Vallée Disneyland"),
     "Aix-en-Provence TGV": ("Aix TGV", "TGV Aix"),
+    # The TGV stations of a city named with the city (Reims's stands in Bezannes); "TGV" after
+    # it only: "le TGV Besançon Dijon" is a train from Besançon.
+    "Champagne-Ardenne TGV": ("Reims Champagne-Ardenne TGV", "Reims Champagne-Ardenne"),
+    "Besançon Franche-Comté TGV": ("Besançon TGV",),
+    "Mâcon Loché TGV": ("Mâcon TGV",),
     "Paris Est": ("Paris Gare de l'Est", "Paris-Est"),
     "Paris Bercy Bourgogne - Pays d'Auvergne": ("Paris Bercy", "Bercy", "Paris Bercy Bourgogne"),
     "Strasbourg": ("Strasbourg Gare Centrale",),

@@ -86,6 +86,12 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
             ("Pontarlier", "Besançon"),
         ),
         ("Je pars de Dijon demain et Dole sera ma destination", [("Dijon", "DEPART")], ("Dijon", "Dole")),
+        # the one end read, the other by its cue: then the other end after its own
+        (
+            "Y a-t-il une gare à Rocamadour ? Je viens de Brive",
+            [("Brive", "ARRIVEE")],
+            ("Brive-la-Gaillarde", "Rocamadour"),
+        ),
         # a place typed with a slip, right after its cue
         ("un billet pour marseile depuis Lyon", [("Lyon", "DEPART")], ("Lyon", "Marseille")),
         ("je veux aller à Nice, je pars de amien", [("Nice", "ARRIVEE")], ("Amiens", "Nice")),

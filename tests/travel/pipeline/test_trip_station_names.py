@@ -45,6 +45,14 @@ def trip_of(nlp, text, marked):
             [("Lille", "DEPART"), ("Flandres", "VIA"), ("Arras", "VIA"), ("Rouen", "ARRIVEE")],
             ("Lille Flandres", ("Arras",), "Rouen"),
         ),
+        # a TGV station named with its city, the city marked apart
+        (
+            "Je vais de Reims Champagne-Ardenne TGV à Lille",
+            [("Reims", "DEPART"), ("Champagne-Ardenne TGV", "DEPART"), ("Lille", "ARRIVEE")],
+            ("Champagne-Ardenne TGV", (), "Lille"),
+        ),
+        # "TGV" before a city is the train: "le TGV Besançon Dijon" leaves from Besançon
+        ("un TGV Besançon Dijon", [("Besançon", "DEPART"), ("Dijon", "ARRIVEE")], ("Besançon", (), "Dijon")),
         # cut inside a compound: its dashes count for no word of the name
         (
             "de Moûtiers-Salins-Brides-les-Bains à Chambéry",
