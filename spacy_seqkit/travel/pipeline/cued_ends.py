@@ -9,7 +9,8 @@ word before it says which end it is:
 - the arrival after "pour", "pr", "vers", "jusqu'à", "à destination de", or after "à" once the departure has been
   named ("partir de Moûtiers ... à Albertville"), after a verb of going ("aller à Tours ...
   depuis Vendôme"), or anywhere once the departure's own words say it is left ("voir ma
-  grand-mère à Guingamp, je pars de Paimpol");
+  grand-mère à Guingamp, je pars de Paimpol"), as is the town of a place one goes to then
+  ("un concert au Zénith de Lille, je pars d'Amiens");
 - the arrival where someone else lives, once the departure is named ("mes parents habitent
   Tarbes, je voudrais les rejoindre depuis Toulouse");
 - either end said of a place after it: "Pontarlier est ma gare de départ", "Dole sera ma
@@ -39,6 +40,7 @@ from .written import is_word
 
 ARRIVAL_CUES = frozenset({"pour", "pr", "vers", "jusqu'à", "jusqu'a", "jusqu’à", "jusqu", "jusque", "direction"})
 LOCATIVE = frozenset({"à", "a"})
+AT = LOCATIVE | {"au", "aux"}
 DEPARTURE_CUES = frozenset({"depuis"})
 FROM = frozenset({"de", "d'", "d’", "du"})
 LEAVING = frozenset(
@@ -215,12 +217,14 @@ def _cued(
             cue = _word(doc, i)
             towards = cue in FROM and _word(doc, i - 1) in TOWARDS
             staying = _word(doc, i - 1) in STAYING or _word(doc, i - 1) in STILL
+            # "un concert au Zénith de Lille", "au festival d'Avignon": a place of a venue one goes to
+            venue = cue in FROM and any(_word(doc, j) in AT for j in range(i - 3, i))
             if (
                 cue in ARRIVAL_CUES
                 or _role_after(doc, e) == "ARRIVEE"
                 or towards
                 or (cue in LOCATIVE and (s > departure.start or _word(doc, i - 1) in GOING))
-                or (cue in LOCATIVE and left_from and not staying)
+                or (left_from and ((cue in LOCATIVE and not staying) or venue))
                 or _others_home(doc, i)
             ):
                 return None, _place(doc, places, (s, e))

@@ -79,6 +79,9 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
             [("Toulouse", "DEPART")],
             ("Toulouse", "Agen"),
         ),
+        # then the town of a place one goes to
+        ("J'ai un concert au Zénith de Lille, je pars d'Amiens", [("Amiens", "DEPART")], ("Amiens", "Lille")),
+        ("Je vais au festival d'Avignon depuis Marseille", [("Marseille", "DEPART")], ("Marseille", "Avignon")),
         # the place as the subject, its end said after it
         (
             "Pontarlier est ma gare de départ et Besançon ma gare d'arrivée",
@@ -128,6 +131,7 @@ def test_a_missing_end_is_read_after_its_cue(nlp, text, marked, expected, monkey
         ("je suis toujours à Murat, je pars de Aurillac demain", [("Aurillac", "DEPART")]),
         # nor, after a departure no word says is left, where someone is
         ("un rendez-vous à Murat, le train de Aurillac", [("Aurillac", "DEPART")]),
+        ("un concert au Zénith de Lille, le train de Amiens", [("Amiens", "DEPART")]),
         # a place the request rules out is no end
         ("je pars de Dax mais pas pour Hendaye", [("Dax", "DEPART")]),
         # a name typed right that the runs leave out is no slip to correct ("Grand", Vosges)
