@@ -5,7 +5,8 @@ word before it says which end it is:
 - "entre X et Y" said of a train: X departs, Y arrives ("le TER de 7 h 12 entre Ax-les-Thermes
   et Foix"), unless the request is choosing ("j'hésite entre Lyon et Grenoble");
 - a bare pair of places, when the recognizer read neither, right after a word of a train or a
-  ticket ("un direct Paris Toulouse ?", "2 adultes Lyon Nice"): the first departs;
+  ticket ("un direct Paris Toulouse ?", "2 adultes Lyon Nice") or right before the travellers
+  or "aller-retour" ("Rennes-Saint-Malo, 2 adultes"): the first departs;
 - the arrival after "pour", "pr", "vers", "jusqu'à", "à destination de", or after "à" once the departure has been
   named ("partir de Moûtiers ... à Albertville"), after a verb of going ("aller à Tours ...
   depuis Vendôme"), or anywhere once the departure's own words say it is left ("voir ma
@@ -75,7 +76,9 @@ TRAIN_WORDS = frozenset(
 )
 # Right before a bare pair of places, what shows it is a trip when the recognizer read nothing:
 # "un direct Paris Toulouse ?", "2 adultes 1 enfant Lyon Nice le 12/08", "mon TGV Paris-Bordeaux".
-PAIR_CUES = TRAIN_WORDS | frozenset("aller allers retour adulte adultes enfant enfants passager passagers".split())
+PAIR_CUES = TRAIN_WORDS | frozenset("aller allers retour a/r adulte adultes enfant enfants passager passagers".split())
+# ... or right after it: "Rennes-Saint-Malo, 2 adultes, samedi", "Lille Arras A/R".
+PAIR_AFTER = frozenset("aller retour a/r aller-retour adulte adultes enfant enfants passager passagers pers".split())
 # Going "à" a place names the arrival wherever it stands: "aller à Tours ... depuis Vendôme".
 GOING = frozenset("aller vais va allons rendre rends arriver rentrer rejoindre retourner monter descendre".split())
 
@@ -206,7 +209,8 @@ def _cued(
     if departure is None and arrival is None and len(runs) == 2:
         (s1, e1), (s2, e2) = runs
         joined = s2 - e1 <= 2 and all(doc[i].lower_ in PAIR_JOINERS - {"et"} for i in range(e1, s2))
-        if joined and any(_word(doc, i) in PAIR_CUES for i in range(s1 - 3, s1)):
+        before = any(_word(doc, i) in PAIR_CUES for i in range(s1 - 3, s1))
+        if joined and (before or any(_word(doc, i) in PAIR_AFTER for i in range(e2, e2 + 4))):
             return _place(doc, places, runs[0]), _place(doc, places, runs[1])
     if departure is not None and arrival is None:
         # "je vais voir ma grand-mère à Guingamp, je pars de Paimpol": the departure's own cue

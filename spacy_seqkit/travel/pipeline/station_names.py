@@ -107,7 +107,8 @@ def widest_station(span: Span, places: Places, before: Optional[Span] = None) ->
     out: "Aix en Provence TGV" for "en Provence TGV", not "TGV Aix en Provence") that spells a
     station's name exactly (no typo
     correction: "Massy à Palaiseau" is no Massy - Palaiseau), starts at or before the start of
-    `span` (or after the "gare de" opening it: "gare de Lyon" + "Perrache"), goes past its start
+    `span` (or after the "gare de" opening it: "gare de Lyon" + "Perrache"; or inside a `span`
+    that names no one place: "Chantilly Paris" + "Nord"), goes past its start
     and adds a word that is not a function word ("Paris est" is no Paris Est) beside it; it may
     cover the mention `before` it, and cut it only where that mention, right before, names no one
     place ("wimille wimereux boulogne" + "ville": Boulogne Ville, the station). None if no run
@@ -127,7 +128,9 @@ def widest_station(span: Span, places: Places, before: Optional[Span] = None) ->
     best: Optional[Tuple[int, int]] = None
     # A mention before that names no one place ("wimille wimereux boulogne") may give up its end.
     cuttable = before is not None and before.end == span.start and places.place(before.text) is None
-    for start in range(lowest, span.start + 1):
+    # A mention that names no one place ("Chantilly Paris" + "Nord") may give up its start too.
+    last_start = span.end - 1 if len(span) > 1 and places.place(span.text) is None else span.start
+    for start in range(lowest, last_start + 1):
         # The longest run of exact names from `start` (one pass over the window's rest); from
         # the mention's start, past its "gare de": "gare de Lyon" + "Perrache".
         name = _name_start(span) if start == span.start else start
@@ -135,7 +138,7 @@ def widest_station(span: Span, places: Places, before: Optional[Span] = None) ->
         if not runs or runs[0][0] != 0:
             continue
         end = name + runs[0][1]
-        if end <= span.start or (start == span.start and end <= span.end):
+        if end <= span.start or (start >= span.start and end <= span.end):
             continue  # does not reach into the mention, or adds nothing after it
         if before is not None and before.start < start < before.end and not cuttable:
             continue  # it would cut the mention before it, a place as a whole
@@ -165,7 +168,9 @@ def join_station_names(spans: List[Span], places: Places) -> List[Span]:
             out.append(span)
             continue
         label = span.label_
-        if out and out[-1].start < wide[0] < out[-1].end:  # the end of the mention before it
+        if wide[0] > span.start:  # "Chantilly Paris" + "Nord": Chantilly stays a mention
+            out.append(Span(span.doc, span.start, wide[0], label=label))
+        elif out and out[-1].start < wide[0] < out[-1].end:  # the end of the mention before it
             cut = out.pop()
             out.append(Span(span.doc, cut.start, wide[0], label=cut.label_))
         while out and out[-1].start >= wide[0]:  # a mention before it, now part of it

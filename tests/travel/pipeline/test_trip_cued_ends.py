@@ -67,6 +67,8 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
         # a bare pair of places, when the request speaks of a train or a ticket
         ("Est-ce qu'il y a un direct Paris Toulouse ?", [], ("Paris", "Toulouse")),
         ("2 adultes 1 enfant Lyon Nice le 12/08", [], ("Lyon", "Nice")),
+        ("Rennes Vannes, 2 adultes, samedi matin", [], ("Rennes", "Vannes")),
+        ("billets Compiègne Paris", [], ("Compiègne", "Paris")),
         ("Combien de changements entre Limoges et Lyon ?", [], ("Limoges", "Lyon")),
         # "à" anywhere, once the departure's own words say it is left
         (
@@ -119,6 +121,7 @@ def test_a_missing_end_is_read_after_its_cue(nlp, text, marked, expected, monkey
         ("nous n'avons pas tranché entre Saint-Brieuc et Lannion", []),
         # a bare pair of places said of no train nor ticket
         ("Lyon Nice, quelle équipe gagnera ?", []),
+        ("Mon abonnement Compiègne Paris est-il encore valable ?", []),  # no order
         ("mon train avait une heure de retard. Respectueusement, Luc Rivière", []),
         ("trains Orléans et Pavilly en retard ce matin", []),  # "et" joins no bare pair
         # "entre X et Y" not said of a train

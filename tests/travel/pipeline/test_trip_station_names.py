@@ -53,6 +53,12 @@ def trip_of(nlp, text, marked):
         ),
         # "TGV" before a city is the train: "le TGV Besançon Dijon" leaves from Besançon
         ("un TGV Besançon Dijon", [("Besançon", "DEPART"), ("Dijon", "ARRIVEE")], ("Besançon", (), "Dijon")),
+        # a mention of two places whose second goes on into a station: "Chantilly Paris" + "Nord"
+        (
+            "Trajet quotidien Chantilly Paris Nord",
+            [("Chantilly Paris", "DEPART")],
+            ("Chantilly", (), "Paris Gare du Nord"),
+        ),
         # cut inside a compound: its dashes count for no word of the name
         (
             "de Moûtiers-Salins-Brides-les-Bains à Chambéry",
