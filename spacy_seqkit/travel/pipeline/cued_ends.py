@@ -4,6 +4,8 @@ word before it says which end it is:
 
 - "entre X et Y" said of a train: X departs, Y arrives ("le TER de 7 h 12 entre Ax-les-Thermes
   et Foix"), unless the request is choosing ("j'hésite entre Lyon et Grenoble");
+- two places joined by a dash in one token ("Paris-Saint-Malo", which the tokenizer keeps
+  whole), when the recognizer read neither: the first departs;
 - a bare pair of places, when the recognizer read neither, right after a word of a train or a
   ticket ("un direct Paris Toulouse ?", "2 adultes Lyon Nice") or right before the travellers
   or "aller-retour" ("Rennes-Saint-Malo, 2 adultes"): the first departs;
@@ -185,6 +187,10 @@ def cued_ends(
 def _cued(
     doc: Doc, places: Places, departure: Optional[Span], arrival: Optional[Span], taken: Sequence[Span]
 ) -> Tuple[Optional[Found], Optional[Found]]:
+    if departure is None and arrival is None:
+        joined = _joined_pair(doc, places, taken)
+        if joined is not None:
+            return joined
     runs = _free_runs(doc, places, taken)
     if not runs:
         return None, None
@@ -208,9 +214,9 @@ def _cued(
             return new_departure, new_arrival
     if departure is None and arrival is None and len(runs) == 2:
         (s1, e1), (s2, e2) = runs
-        joined = s2 - e1 <= 2 and all(doc[i].lower_ in PAIR_JOINERS - {"et"} for i in range(e1, s2))
+        bare_pair = s2 - e1 <= 2 and all(doc[i].lower_ in PAIR_JOINERS - {"et"} for i in range(e1, s2))
         before = any(_word(doc, i) in PAIR_CUES for i in range(s1 - 3, s1))
-        if joined and (before or any(_word(doc, i) in PAIR_AFTER for i in range(e2, e2 + 4))):
+        if bare_pair and (before or any(_word(doc, i) in PAIR_AFTER for i in range(e2, e2 + 4))):
             return _place(doc, places, runs[0]), _place(doc, places, runs[1])
     if departure is not None and arrival is None:
         # "je vais voir ma grand-mère à Guingamp, je pars de Paimpol": the departure's own cue
@@ -263,6 +269,35 @@ def _role_after(doc: Doc, end: int) -> Optional[str]:
     while _word(doc, i) in ROLE_LINKS and i < end + 6:
         i += 1
     return ROLE_WORDS.get(_word(doc, i))
+
+
+def _joined_pair(doc: Doc, places: Places, taken: Sequence[Span]) -> Optional[Tuple[Found, Found]]:
+    """Two places joined by a dash in one token, which no place names as a whole: spaCy's
+    French tokenizer keeps "Paris-Saint-Malo", "Lyon-Saint-Étienne" as one word (its "Saint-"
+    compounds), so no mention can hold one of them. The one way to cut it into two exact
+    names of places, if there is exactly one."""
+    candidates = [t for t in doc if "-" in t.text and t.text.replace("-", "").isalpha()]
+    if not candidates:
+        return None
+    covered = {i for span in taken for i in range(span.start, span.end)}
+    # in a place's name as a whole ("Aix-les-Bains", "Paris-Saint-Lazare", "La Croix-Saint-Ouen")
+    covered.update(i for s, e in places.name_spans([t.text for t in doc]) for i in range(s, e))
+    for token in candidates:
+        with_article = doc[max(0, token.i - 1) : token.i + 1].text  # "La Croix-Saint-Ouen": Lacroix-Saint-Ouen
+        if token.i in covered or places.place(token.text) is not None or places.place(with_article) is not None:
+            continue
+        pieces = token.text.split("-")
+        cuts = []
+        for k in range(1, len(pieces)):
+            left, right = "-".join(pieces[:k]), "-".join(pieces[k:])
+            if places.name_spans([left]) == [(0, 1)] and places.name_spans([right]) == [(0, 1)]:
+                first, second = places.place(left), places.place(right)
+                if first is not None and second is not None:
+                    cuts.append((first, second))
+        if len(cuts) == 1:
+            span = doc[token.i : token.i + 1]
+            return (span, cuts[0][0]), (span, cuts[0][1])
+    return None
 
 
 def _leads_to(doc: Doc, end: int, arrival: Span) -> bool:

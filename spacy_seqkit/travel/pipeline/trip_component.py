@@ -244,10 +244,11 @@ class TripResolver:
         roles = {id(p): "DEPART" for p in departures[:1]}
         roles.update({id(p): "ARRIVEE" for p in arrivals[:1]})
         roles.update({id(p): "VIA" for p in steps})
-        mentions = []
+        mentions: List[Span] = []
         for found in places:
             label, mention = found[0], found[1]
-            mentions.append(Span(mention.doc, mention.start, mention.end, label=roles.get(id(found), label)))
+            if not any(m.start == mention.start for m in mentions):  # "Paris-Saint-Malo": one token, two places
+                mentions.append(Span(mention.doc, mention.start, mention.end, label=roles.get(id(found), label)))
         return trip, mentions
 
     def has_alternative(self, mention: Span, places: List[Tuple[str, Span, Place]]) -> bool:

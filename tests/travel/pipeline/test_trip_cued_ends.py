@@ -64,6 +64,9 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
             ("Toulouse", "Tarbes"),
         ),
         ("ma sœur qui vit toujours à Brest m'attend, je pars de Rennes", [("Rennes", "DEPART")], ("Rennes", "Brest")),
+        # two places in one token, which the tokenizer keeps whole ("Saint-" compounds)
+        ("billet Paris-Saint-Malo demain", [], ("Paris", "Saint-Malo")),
+        ("un train Lyon-Saint-Étienne", [], ("Lyon", "Saint-Étienne")),
         # a bare pair of places, when the request speaks of a train or a ticket
         ("Est-ce qu'il y a un direct Paris Toulouse ?", [], ("Paris", "Toulouse")),
         ("2 adultes 1 enfant Lyon Nice le 12/08", [], ("Lyon", "Nice")),
@@ -121,6 +124,9 @@ def test_a_missing_end_is_read_after_its_cue(nlp, text, marked, expected, monkey
         ("nous n'avons pas tranché entre Saint-Brieuc et Lannion", []),
         # a bare pair of places said of no train nor ticket
         ("Lyon Nice, quelle équipe gagnera ?", []),
+        # a token that names one place as a whole, with its article or not
+        ("le guichet de La Croix-Saint-Ouen est fermé", []),
+        ("Villers-Saint-Paul ce soir", []),
         ("Mon abonnement Compiègne Paris est-il encore valable ?", []),  # no order
         ("mon train avait une heure de retard. Respectueusement, Luc Rivière", []),
         ("trains Orléans et Pavilly en retard ce matin", []),  # "et" joins no bare pair
