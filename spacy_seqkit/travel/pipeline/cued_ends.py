@@ -314,7 +314,8 @@ def cued_role(doc: Doc, mention: Span) -> Optional[str]:
     """The end the words right before `mention` say it is: "DEPART" after "depuis", "départ" or
     a leaving word's "de" ("en partant de", "au départ de", "en provenance de"), "ARRIVEE" after
     "pour", "vers", "jusqu'à", "à destination de", a leaving or going word's "à" ("je pars à
-    Auray", "aller à Rennes"); "DEPART" after the "à" of where one is ("je suis à Brest");
+    Auray", "aller à Rennes"); "DEPART" after the "à" of where one is or lives ("je suis à
+    Brest", "je vis à Angers");
     None where they say neither."""
     i = _cue_at(doc, mention.start)
     cue = _word(doc, i)
@@ -328,8 +329,10 @@ def cued_role(doc: Doc, mention: Span) -> Optional[str]:
         return "ARRIVEE"  # "je pars à Auray": where one leaves for
     if cue in LOCATIVE and _word(doc, i - 1) in GOING:
         return "ARRIVEE"  # "pr aller a rennes"
-    if cue in LOCATIVE and _word(doc, i - 1) in BEING:
-        return "DEPART"  # "jsuis a brest": where one is
+    if cue in LOCATIVE and (
+        _word(doc, i - 1) in BEING or (_word(doc, i - 1) in LIVING and _word(doc, i - 2) in FIRST_PERSON)
+    ):
+        return "DEPART"  # "jsuis a brest", "je vis à Angers": where one is, or lives
     return "ARRIVEE" if cue in ARRIVAL_CUES else None
 
 

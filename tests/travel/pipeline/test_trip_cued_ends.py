@@ -198,6 +198,11 @@ def test_pair_ends_off_reads_no_cue(nlp):
             ("Briançon", "Gap"),
         ),
         (
+            "Je voudrais aller au mariage de mon cousin à Vannes, je vis à Angers",
+            [("Vannes", "DEPART"), ("Angers", "ARRIVEE")],
+            ("Angers", "Vannes"),
+        ),
+        (
             "svp un billet pr aller a rennes jsuis a brest",  # going "à", being "à"
             [("rennes", "DEPART"), ("brest", "ARRIVEE")],
             ("Brest", "Rennes"),
