@@ -39,7 +39,6 @@ from ..places.contract import Places
 from ..places.names import normalise
 from ..places.place import Place
 from .ruled_out import is_ruled_out
-from .written import is_word
 
 ARRIVAL_CUES = frozenset({"pour", "pr", "vers", "jusqu'à", "jusqu'a", "jusqu’à", "jusqu", "jusque", "direction"})
 LOCATIVE = frozenset({"à", "a"})
@@ -363,31 +362,3 @@ def roles_reversed(departure: Span, arrival: Span) -> bool:
     return (cue_of_arrival == "DEPART" and cue_of_departure != "DEPART") or (
         cue_of_departure == "ARRIVEE" and cue_of_arrival != "ARRIVEE"
     )
-
-
-def adjacent_place(
-    mention: Span, after: bool, read: Sequence[Tuple[str, Span, Place]], places: Places, max_tokens: int
-) -> Optional[Found]:
-    """A place `places` knows right after (or before) `mention`, of at most `max_tokens`
-    tokens, with at most two joining tokens between ("-", "/", "->", "et", ","), that no
-    mention of `read` covers: the other end of "albi carmaux"."""
-    doc = mention.doc
-    taken = {i for _, m, _ in read for i in range(m.start, m.end)}
-    step = 1 if after else -1
-    i = mention.end if after else mention.start - 1
-    for _ in range(2):
-        if 0 <= i < len(doc) and doc[i].lower_ in PAIR_JOINERS:
-            i += step
-    if not 0 <= i < len(doc) or i in taken or not doc[i].is_alpha:
-        return None
-    for size in range(min(max_tokens, len(doc)), 0, -1):
-        start, end = (i, i + size) if after else (i - size + 1, i + 1)
-        if start < 0 or end > len(doc) or any(j in taken for j in range(start, end)):
-            continue
-        part = doc[start:end]
-        if not (part[0].is_alpha and is_word(part[-1])):  # "Paris Saint-Lazare"
-            continue
-        place = places.place(part.text)
-        if place is not None:
-            return part, place
-    return None

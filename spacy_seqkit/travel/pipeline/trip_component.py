@@ -8,12 +8,13 @@ from spacy.training import Example
 
 from ..places.contract import Places, check_places
 from ..places.place import Place
-from .cued_ends import adjacent_place, cued_ends, lone_end_reversed, roles_reversed
+from .cued_ends import cued_ends, lone_end_reversed, roles_reversed
 from .extensions import install_extensions
 from .homonyms import settle_homonyms
 from .landmarks import without_landmarks
 from .language import is_foreign_doc
 from .modes import check_other_modes, may_name_a_mode, travels_by_other_mode
+from .pairs import adjacent_place, then_chained
 from .ruled_out import is_ruled_out
 from .station_names import ends_a_station_name, join_station_names
 from .trip import LABELS, Trip, trip_accuracy
@@ -201,9 +202,10 @@ class TripResolver:
             arrivals, steps = steps[-1:], steps[:-1]
         if not departures and steps:
             departures, steps = steps[:1], steps[1:]
-        if departures and len(arrivals) >= 2 and not steps and departures[0] == places[0]:
-            # "Paris → Dijon → Lyon": a chain read as one departure and several
-            # arrivals ends at its last place; the ones between are stops.
+        chained = departures and len(arrivals) >= 2 and then_chained([p[1] for p in arrivals])
+        if departures and len(arrivals) >= 2 and not steps and (departures[0] == places[0] or chained):
+            # "Paris → Dijon → Lyon", "aller à Lisieux puis Rouen en partant de Caen": a chain read
+            # as one departure and several arrivals ends at its last place; the ones between are stops.
             steps, arrivals = arrivals[:-1], arrivals[-1:]
         if self.pair_ends and not steps and bool(departures) != bool(arrivals):
             # "albi carmaux" with only "carmaux" found: a known place right beside the one

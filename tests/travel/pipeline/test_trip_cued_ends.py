@@ -228,3 +228,24 @@ def test_ends_the_recognizer_reversed_follow_their_cues(nlp, text, marked, expec
 )
 def test_ends_after_their_own_cues_keep_their_roles(nlp, text, marked, expected, monkeypatch):
     assert trip_of(nlp, text, marked, monkeypatch) == expected
+
+
+@pytest.mark.parametrize(
+    "text,marked,expected",
+    [
+        (
+            "Je veux aller à Lisieux puis Rouen en partant de Caen",
+            [("Lisieux", "ARRIVEE"), ("Rouen", "ARRIVEE"), ("Caen", "DEPART")],
+            ("Caen", ["Lisieux"], "Rouen"),
+        ),
+        # arrivals not chained by "puis": the first is the arrival, as the recognizer read it
+        (
+            "je veux aller à Lille depuis Paris, mon frère à Arras",
+            [("Lille", "ARRIVEE"), ("Paris", "DEPART"), ("Arras", "ARRIVEE")],
+            ("Paris", [], "Lille"),
+        ),
+    ],
+)
+def test_arrivals_chained_by_puis_end_at_the_last(nlp, text, marked, expected):
+    trip = nlp.get_pipe("seqkit_trip")(marked_doc(nlp, text, marked))._.trip
+    assert (trip["departure"], list(trip["steps"]), trip["arrival"]) == expected

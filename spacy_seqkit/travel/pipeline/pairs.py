@@ -1,0 +1,47 @@
+"""Chains and pairs of places the recognizer read with one role: the other end of a terse pair
+right beside the one end read ("albi carmaux"), and arrivals chained by "puis" ("aller à Lisieux
+puis Rouen en partant de Caen"), whose last is the arrival."""
+
+from typing import Optional, Sequence, Tuple
+
+from spacy.tokens import Span
+
+from ..places.contract import Places
+from ..places.place import Place
+from .cued_ends import PAIR_JOINERS, Found
+from .written import is_word
+
+
+def then_chained(mentions: Sequence[Span]) -> bool:
+    """Each mention after the first follows "puis" or "ensuite" ("aller à Lisieux puis (à)
+    Rouen"): a trip through them in that order."""
+    doc = mentions[0].doc
+    return all({"puis", "ensuite"} & {t.lower_ for t in doc[max(0, m.start - 3) : m.start]} for m in mentions[1:])
+
+
+def adjacent_place(
+    mention: Span, after: bool, read: Sequence[Tuple[str, Span, Place]], places: Places, max_tokens: int
+) -> Optional[Found]:
+    """A place `places` knows right after (or before) `mention`, of at most `max_tokens`
+    tokens, with at most two joining tokens between ("-", "/", "->", "et", ","), that no
+    mention of `read` covers: the other end of "albi carmaux"."""
+    doc = mention.doc
+    taken = {i for _, m, _ in read for i in range(m.start, m.end)}
+    step = 1 if after else -1
+    i = mention.end if after else mention.start - 1
+    for _ in range(2):
+        if 0 <= i < len(doc) and doc[i].lower_ in PAIR_JOINERS:
+            i += step
+    if not 0 <= i < len(doc) or i in taken or not doc[i].is_alpha:
+        return None
+    for size in range(min(max_tokens, len(doc)), 0, -1):
+        start, end = (i, i + size) if after else (i - size + 1, i + 1)
+        if start < 0 or end > len(doc) or any(j in taken for j in range(start, end)):
+            continue
+        part = doc[start:end]
+        if not (part[0].is_alpha and is_word(part[-1])):  # "Paris Saint-Lazare"
+            continue
+        place = places.place(part.text)
+        if place is not None:
+            return part, place
+    return None
