@@ -9,7 +9,8 @@ word before it says which end it is:
 - a bare pair of places, when the recognizer read neither, right after a word of a train or a
   ticket ("un direct Paris Toulouse ?", "2 adultes Lyon Nice") or right before the travellers
   or "aller-retour" ("Rennes-Saint-Malo, 2 adultes"): the first departs;
-- the arrival after "pour", "pr", "vers", "jusqu'à", "à destination de", or after "à" once the departure has been
+- the arrival after "pour", "pr", "vers", "jusqu'à", "à destination de", a verb of reaching ("atteindre
+  Gap", "rallier Dijon"), or after "à" once the departure has been
   named ("partir de Moûtiers ... à Albertville"), after a verb of going ("aller à Tours ...
   depuis Vendôme"), or anywhere once the departure's own words say it is left ("voir ma
   grand-mère à Guingamp, je pars de Paimpol"), as is the town of a place one goes to then
@@ -64,6 +65,10 @@ FIRST_PERSON = frozenset({"j'", "j’", "je", "nous", "on"})
 STILL = frozenset("encore toujours actuellement maintenant désormais".split())
 # Leaving a place named right after the verb: "nous quittons Metz pour Bar-le-Duc".
 QUITTING = frozenset("quitte quitter quittons quittez quittent quittant quitterai quitterons quittera".split())
+# Reaching a place named right after the verb: "je compte bien atteindre Gap", "rallier Dijon".
+REACHING = frozenset(
+    "rejoindre rejoins rejoint rejoignons atteindre atteins atteint atteignons rallier rallie gagner regagner".split()
+)
 # "départ Moûtiers vers 6 h": the departure right after the word.
 DEPARTURE_WORDS = frozenset({"départ", "depart"})
 # "entre X et Y" after these offers a choice, not a trip: "j'hésite entre Lyon et Grenoble".
@@ -230,6 +235,7 @@ def _cued(
             venue = cue in FROM and any(_word(doc, j) in AT for j in range(i - 3, i))
             if (
                 cue in ARRIVAL_CUES
+                or cue in REACHING
                 or _role_after(doc, e) == "ARRIVEE"
                 or towards
                 or (cue in LOCATIVE and (s > departure.start or _word(doc, i - 1) in GOING))
@@ -332,7 +338,7 @@ def cued_role(doc: Doc, mention: Span) -> Optional[str]:
         _word(doc, i - 1) in BEING or (_word(doc, i - 1) in LIVING and _word(doc, i - 2) in FIRST_PERSON)
     ):
         return "DEPART"  # "jsuis a brest", "je vis à Angers": where one is, or lives
-    return "ARRIVEE" if cue in ARRIVAL_CUES else None
+    return "ARRIVEE" if cue in ARRIVAL_CUES or cue in REACHING else None
 
 
 def lone_end_reversed(

@@ -84,6 +84,12 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
             [("Toulouse", "DEPART")],
             ("Toulouse", "Agen"),
         ),
+        # a verb of reaching, its place right after it
+        (
+            "depuis Briançon, je compte bien atteindre Gap avant la nuit",
+            [("Briançon", "DEPART")],
+            ("Briançon", "Gap"),
+        ),
         # then the town of a place one goes to
         ("J'ai un concert au Zénith de Lille, je pars d'Amiens", [("Amiens", "DEPART")], ("Amiens", "Lille")),
         ("Je vais au festival d'Avignon depuis Marseille", [("Marseille", "DEPART")], ("Marseille", "Avignon")),
