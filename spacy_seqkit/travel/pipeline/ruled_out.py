@@ -18,7 +18,7 @@ Two shapes, each narrow enough that an ordinary "pas" keeps its places:
   par Tours") needs none;
 - a correction right after the place, then another place: "à Sedan, non pardon, à Reims",
   "de Paris, enfin non, de Versailles", "à Brive, ou plutôt à Souillac" (", enfin plutôt",
-  ", plutôt"), "à Lens mais finalement ce sera Béthune". The other place must
+  ", plutôt", ", enfin": "de Nancy, enfin de Metz"), "à Lens mais finalement ce sera Béthune". The other place must
   follow, so that a trailing "non ?" rules nothing out, and "non pas" leaves the place before
   it alone ("à Lyon, non pas à Grenoble" rules out Grenoble, by the first shape).
 """
@@ -113,6 +113,7 @@ def corrected_after(mention: Span, mention_starts: Collection[int]) -> bool:
         if (
             word in CORRECTIONS
             or (word in RATHER and (before in {"ou", "enfin"} or doc[i - 1].is_punct))  # "ou plutôt", ", plutôt"
+            or (word == "enfin" and doc[i - 1].is_punct)  # "de Nancy, enfin de Metz,"
             or (word == "finalement" and before == "mais")  # "à Lens mais finalement ce sera Béthune"
         ):
             corrected = True

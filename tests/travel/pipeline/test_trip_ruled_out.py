@@ -103,6 +103,12 @@ RULED_OUT = [
         "Blois",
     ),
     (
+        "Je pars de Nancy, enfin de Metz, pour Strasbourg",
+        [("Nancy", "DEPART"), ("Metz", "DEPART"), ("Strasbourg", "ARRIVEE")],
+        "Metz",
+        "Strasbourg",
+    ),
+    (
         "Je ne veux pas aller à Lille, je veux aller de Paris à Rouen",
         [("Lille", "ARRIVEE"), ("Paris", "DEPART"), ("Rouen", "ARRIVEE")],
         "Paris",
@@ -133,6 +139,7 @@ KEPT = [
         "Lyon",
     ),
     ("de Paris à Lyon plutôt en fin de journée", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")], "Paris", "Lyon"),
+    ("de Paris à Lyon, enfin si possible", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")], "Paris", "Lyon"),
 ]
 
 
