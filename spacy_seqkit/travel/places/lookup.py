@@ -18,28 +18,6 @@ from .names import (
     normalise,
 )
 
-# Regions, former provinces, départements and natural areas (facts of geography): no typo of a
-# town ("les Alpes" is not Alès, "Vosges" not Vosves, "la Beauce" not Beaune), nor a town's short
-# form ("Loire" is not Loire-Authion); a commune or a station of that very name is itself.
-REGION_NAMES = frozenset(
-    name
-    for name in (
-        "Alsace Aquitaine Auvergne Bourgogne Bretagne Champagne Corse Franche-Comté Île-de-France "
-        "Languedoc Limousin Lorraine Normandie Occitanie Picardie Poitou Provence Roussillon Savoie "
-        "Haute-Savoie Nouvelle-Aquitaine Grand-Est Hauts-de-France Centre-Val-de-Loire Anjou Artois "
-        "Béarn Berry Flandre Flandres Gascogne Guyenne Lyonnais Maine Nivernais Périgord Quercy "
-        "Rouergue Saintonge Touraine Vendée Alpes Pyrénées Vosges Jura Cévennes Camargue Morvan "
-        "Beauce Sologne Brie Bresse Médoc Beaujolais Vercors Chartreuse Tarentaise Maurienne "
-        "Cotentin Vexin Ardennes Ardenne Landes Luberon Lubéron Azur Ain Aisne Allier Ardèche Ariège "
-        "Aube Aude Aveyron Calvados Cantal Charente Cher Corrèze Creuse Dordogne Doubs Drôme Essonne "
-        "Eure Finistère Gard Gers Gironde Hérault Indre Isère Landes Loire Loiret Lot Lozère Manche "
-        "Marne Mayenne Meuse Morbihan Moselle Nièvre Nord Oise Orne Rhône Sarthe Somme Tarn Var "
-        "Vaucluse Vienne Yonne Yvelines Val-d'Oise Val-de-Marne Seine-et-Marne Hauts-de-Seine "
-        "Seine-Saint-Denis Seine-Maritime"
-    ).split()
-) | {"Côte d'Azur", "Pays basque", "Côte basque", "Massif central", "Côte d'Opale"}
-REGIONS = frozenset(map(normalise, REGION_NAMES))
-
 # A place whose name is an article and an ordinary word is read in lowercase ("les arcs") only
 # from this size, or as a station ("la souterraine"): "la réunion", "le bois" are words.
 ARTICLE_WORD_POPULATION = 5000
@@ -56,10 +34,6 @@ def resolve_cached(min_population: int, ordinary_words: FrozenSet[str], text: st
     entry = index.by_key.get(key)
     if text in index.stations and entry is not None and entry.name == text:
         return entry
-    if ARTICLE.sub("", key) in REGIONS and text.lower() not in _lowercase_names(index):
-        # "les Alpes" (not Alès), "Vosges" (not Vosves), "Cevennes", "Côte d'Azur"; a commune or
-        # station of that very name is itself ("Vienne", "Bretagne", "Corrèze", "La Marne")
-        return None
     # An exact commune name is itself, unless a station alias ("Saint-Charles") or a much
     # bigger town's short form ("Clermont") has its key.
     if text in index.populations and key not in TYPE_WORDS and (entry is None or entry.rank in (1, 2)):
@@ -70,18 +44,6 @@ def resolve_cached(min_population: int, ordinary_words: FrozenSet[str], text: st
         if found is not None:
             return found
     return None
-
-
-_LOWERCASE: Dict[int, FrozenSet[str]] = {}
-
-
-def _lowercase_names(index: NameIndex) -> FrozenSet[str]:
-    """The communes' and stations' names in lowercase, accents kept (once per index)."""
-    names = _LOWERCASE.get(id(index))
-    if names is None:
-        every = (*index.populations, *shipped_data().stations.by_name)
-        names = _LOWERCASE[id(index)] = frozenset(name.lower() for name in every)
-    return names
 
 
 def candidate_keys(key: str) -> List[str]:
