@@ -116,13 +116,13 @@ TYPO_CUES = ARRIVAL_CUES | DEPARTURE_CUES | LOCATIVE
 MIN_TYPO_LETTERS = 5
 
 
-def _free_runs(doc: Doc, places: Places, taken: Sequence[Span]) -> List[Tuple[int, int]]:
-    """The runs of words that name places (exactly), outside the mentions `taken`; and a word
-    typed with a slip right after a place's cue ("depuis amien"), read with the gazetteer's
-    typo correction (which leaves ordinary words alone), MIN_TYPO_LETTERS letters or more, and
-    only where it corrects: an exact name the runs left out ("pour le Grand Prix") stays out."""
+def _free_runs(doc: Doc, places: Places, taken: Sequence[Span], runs: List[Tuple[int, int]]) -> List[Tuple[int, int]]:
+    """The runs of words that name places exactly (`runs`, the doc's) outside the mentions
+    `taken`; and a word typed with a slip right after a place's cue ("depuis amien"), read with
+    the gazetteer's typo correction (which leaves ordinary words alone), MIN_TYPO_LETTERS letters
+    or more, and only where it corrects: an exact name the runs left out ("pour le Grand Prix")
+    stays out."""
     covered = {i for span in taken for i in range(span.start, span.end)}
-    runs = places.name_spans([t.text for t in doc])
     free = [(s, e) for s, e in runs if not any(i in covered for i in range(s, e))]
     named = covered | {i for s, e in runs for i in range(s, e)}
     for token in doc:
@@ -191,11 +191,12 @@ def cued_ends(
 def _cued(
     doc: Doc, places: Places, departure: Optional[Span], arrival: Optional[Span], taken: Sequence[Span]
 ) -> Tuple[Optional[Found], Optional[Found]]:
+    every_run = places.name_spans([t.text for t in doc])
     if departure is None and arrival is None:
-        joined = _joined_pair(doc, places, taken)
+        joined = _joined_pair(doc, places, taken, every_run)
         if joined is not None:
             return joined
-    runs = _free_runs(doc, places, taken)
+    runs = _free_runs(doc, places, taken, every_run)
     if not runs:
         return None, None
     new_departure: Optional[Found] = None
@@ -276,7 +277,9 @@ def _role_after(doc: Doc, end: int) -> Optional[str]:
     return ROLE_WORDS.get(_word(doc, i))
 
 
-def _joined_pair(doc: Doc, places: Places, taken: Sequence[Span]) -> Optional[Tuple[Found, Found]]:
+def _joined_pair(
+    doc: Doc, places: Places, taken: Sequence[Span], runs: List[Tuple[int, int]]
+) -> Optional[Tuple[Found, Found]]:
     """Two places joined by a dash in one token, which no place names as a whole: spaCy's
     French tokenizer keeps "Paris-Saint-Malo", "Lyon-Saint-Étienne" as one word (its "Saint-"
     compounds), so no mention can hold one of them. The one way to cut it into two exact
@@ -286,7 +289,7 @@ def _joined_pair(doc: Doc, places: Places, taken: Sequence[Span]) -> Optional[Tu
         return None
     covered = {i for span in taken for i in range(span.start, span.end)}
     # in a place's name as a whole ("Aix-les-Bains", "Paris-Saint-Lazare", "La Croix-Saint-Ouen")
-    covered.update(i for s, e in places.name_spans([t.text for t in doc]) for i in range(s, e))
+    covered.update(i for s, e in runs for i in range(s, e))
     for token in candidates:
         with_article = doc[max(0, token.i - 1) : token.i + 1].text  # "La Croix-Saint-Ouen": Lacroix-Saint-Ouen
         if token.i in covered or places.place(token.text) is not None or places.place(with_article) is not None:

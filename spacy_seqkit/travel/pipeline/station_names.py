@@ -40,6 +40,8 @@ _AFTER_A_STATION = {
     "merci",
 }
 _COMPASS = {"est", "nord"}
+# What joins the words of a compound name: "Brides-les-Bains", "Saint-Maixent-l'École".
+_JOINING = frozenset({"-", "'", "’"})
 # What may open a mention before a station's name: "gare de Lyon Perrache" is Lyon Perrache.
 _STATION_WORDS = {"gare", "station"}
 _LINKS = {"de", "d'", "d’", "du", "des"}
@@ -47,7 +49,7 @@ _LINKS = {"de", "d'", "d’", "du", "des"}
 
 def _joinable(span: Span) -> bool:
     """Words that may belong to a station's name: no punctuation but a dash or an apostrophe."""
-    return all(not t.is_punct or t.text in {"-", "'", "’"} for t in span) and not any(t.is_space for t in span)
+    return all(not t.is_punct or t.text in _JOINING for t in span) and not any(t.is_space for t in span)
 
 
 def _name_word(token: Token) -> bool:
@@ -74,7 +76,7 @@ def _words_away(doc: Doc, i: int, words: int, step: int) -> int:
     of a compound counting for none ("Moûtiers-Salins-Brides-les-Bains" is five words)."""
     while words > 0 and 0 <= i + step < len(doc):
         i += step
-        if doc[i].text not in {"-", "'", "’"}:
+        if doc[i].text not in _JOINING:
             words -= 1
     return i
 
@@ -93,7 +95,7 @@ def _ends_a_name(doc: Doc, i: int) -> bool:
     if i >= len(doc):
         return True
     token = doc[i]
-    return (token.is_punct and token.text not in {"-", "'", "’"}) or token.like_num or token.lower_ in _AFTER_A_STATION
+    return (token.is_punct and token.text not in _JOINING) or token.like_num or token.lower_ in _AFTER_A_STATION
 
 
 def ends_a_station_name(span: Span) -> bool:

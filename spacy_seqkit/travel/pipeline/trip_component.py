@@ -202,8 +202,12 @@ class TripResolver:
             arrivals, steps = steps[-1:], steps[:-1]
         if not departures and steps:
             departures, steps = steps[:1], steps[1:]
-        chained = departures and len(arrivals) >= 2 and then_chained([p[1] for p in arrivals])
-        if departures and len(arrivals) >= 2 and not steps and (departures[0] == places[0] or chained):
+        if (
+            departures
+            and len(arrivals) >= 2
+            and not steps
+            and (departures[0] == places[0] or then_chained([p[1] for p in arrivals]))
+        ):
             # "Paris → Dijon → Lyon", "aller à Lisieux puis Rouen en partant de Caen": a chain read
             # as one departure and several arrivals ends at its last place; the ones between are stops.
             steps, arrivals = arrivals[:-1], arrivals[-1:]

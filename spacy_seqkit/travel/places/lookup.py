@@ -60,11 +60,11 @@ def candidate_keys(key: str) -> List[str]:
 
 
 def _lookup(key: str, index: NameIndex, ordinary_words: FrozenSet[str], lowercase: bool) -> Optional[Entry]:
-    if ARTICLE.sub("", key) in TYPE_WORDS or key in FOREIGN_PLACES:
+    bare = ARTICLE.sub("", key)
+    if bare in TYPE_WORDS or key in FOREIGN_PLACES:
         return None
     is_word = key in ordinary_words
     # "la réunion", "le bois", "la forêt" in lowercase: an ordinary word with its article.
-    bare = ARTICLE.sub("", key)
     article_word = lowercase and bare != key and bare in ordinary_words
     entry = index.by_key.get(key)
     if entry is not None:
