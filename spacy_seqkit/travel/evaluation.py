@@ -15,9 +15,8 @@ from spacy.scorer import Scorer
 from spacy.tokens import Doc, Span
 from spacy.training import Example
 
-from ..regex_cache import load
 from .corpus.records import REWRITE_FORMS, gold_rewrite, read_records, record_doc, record_trip
-from .orders.answer import prepare_pipeline, trip_of
+from .orders.answer import load_answering, trip_of
 from .pipeline.trip import trip_accuracy
 from .pipeline.trip_component import TripResolver
 
@@ -178,7 +177,7 @@ def evaluate_trip_sets(
         if not records:
             raise ValueError(f"{data} holds no records")
         records_of.append(records)
-    nlp = prepare_pipeline(load(model))  # the tokenizer's largest pattern from the start-up cache
+    nlp = load_answering(model)  # as `resolve` loads it
     base = BaselinePipeline() if baseline else None
     all_results = []
     for (data, output, errors_path), records in zip(sets, records_of):
@@ -215,7 +214,7 @@ def compare_rewriters(models, data_paths, output=None, baseline: bool = True):
 
     systems = []
     for name, path in models:
-        nlp = prepare_pipeline(spacy.load(path))
+        nlp = load_answering(path)
         systems.append((name, nlp.pipe, rewrite_key_of(nlp)))
     if baseline:
         systems.append(("baseline (fr_core_news_md + rules)", BaselinePipeline().pipe, "rewrite"))

@@ -17,12 +17,11 @@ def find_pipelines(root: Path) -> Dict[str, Path]:
 def run_pipeline_benchmark(
     training_dir: Path, data: Path, out_dir: Path, threads: int, repeats: int
 ) -> List[Dict[str, Any]]:
-    import spacy
     from wasabi import msg
 
     from ...benchmarks.report import best_time, environment, print_table, save_plot, write_results, wrote
     from ..corpus.records import read_records
-    from ..orders.answer import prepare_pipeline
+    from ..orders.answer import load_answering
 
     pipelines = find_pipelines(training_dir)
     if not pipelines:
@@ -30,7 +29,7 @@ def run_pipeline_benchmark(
     texts = [r["text"] for r in read_records(data)]
     rows = []
     for name, path in pipelines.items():
-        nlp = prepare_pipeline(spacy.load(path))
+        nlp = load_answering(path)
         n_words = sum(len(d) for d in nlp.tokenizer.pipe(texts))
 
         def run(nlp=nlp) -> List[Any]:

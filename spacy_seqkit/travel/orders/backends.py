@@ -10,7 +10,7 @@ from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Protocol, Tuple
 
-from .answer import answer_batch, prepare_pipeline
+from .answer import answer_batch, load_answering
 from .format import Answer, Order
 
 # Partitions in flight per process: one being answered, one waiting.
@@ -43,13 +43,11 @@ def load_pipeline(model: str, threads: Optional[int] = None):
     loaded once per process. `threads`: torch threads (a worker uses one)."""
     with _LOAD_LOCK:
         if model not in _PIPELINES:
-            from ...regex_cache import load
-
             if threads:
                 import torch
 
                 torch.set_num_threads(threads)
-            _PIPELINES[model] = prepare_pipeline(load(model))
+            _PIPELINES[model] = load_answering(model)
         return _PIPELINES[model]
 
 

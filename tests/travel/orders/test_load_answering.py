@@ -1,0 +1,63 @@
+"""`load_answering`, how `resolve`, `serve` and `evaluate-trips` load a pipeline: its thinc
+layers multiply with numpy's matmul instead of BLIS, and it answers as `spacy.load` does."""
+
+import pytest
+import spacy
+from spacy.training import Example
+from thinc.api import NumpyOps, get_current_ops, set_current_ops
+
+from spacy_seqkit.travel.orders.answer import load_answering, prepare_pipeline
+
+TRAIN = [
+    ("Je vais de Marseille à Paris", [(11, 20, "DEPART"), (23, 28, "ARRIVEE")]),
+    ("Un billet de Lyon à Nantes", [(13, 17, "DEPART"), (20, 26, "ARRIVEE")]),
+    ("Depuis Lille vers Rennes demain", [(7, 12, "DEPART"), (18, 24, "ARRIVEE")]),
+]
+TEXTS = [text for text, _ in TRAIN] + ["Bordeaux Toulouse", "", "Aller de Brest à Quimper puis Vannes"]
+
+# The embedding, its encoder and the recognizer's hidden layer. (spaCy builds the
+# recognizer's output layer under thinc's default CPU ops itself, and its parser multiplies
+# with it in its own code.)
+MATMUL_LAYERS = {"hashembed", "maxout", "precomputable_affine"}
+
+
+@pytest.fixture(scope="module")
+def ner_dir(tmp_path_factory):
+    """A small recognizer (spaCy's default tok2vec and ner: thinc layers), seeded, on disk."""
+    spacy.util.fix_random_seed(0)
+    nlp = spacy.blank("fr")
+    nlp.add_pipe("ner")
+    examples = [Example.from_dict(nlp.make_doc(t), {"entities": ents}) for t, ents in TRAIN]
+    optimizer = nlp.initialize(lambda: examples)
+    for _ in range(10):
+        nlp.update(examples, sgd=optimizer)
+    path = tmp_path_factory.mktemp("ner") / "pipeline"
+    nlp.to_disk(path)
+    return path
+
+
+def answers(nlp):
+    return [(d._.trip, [(e.start, e.end, e.label_) for e in d.ents]) for d in nlp.pipe(TEXTS)]
+
+
+def test_layers_use_numpy_matmul_and_answer_as_spacy_load(ner_dir):
+    nlp = load_answering(str(ner_dir))
+    assert nlp.pipe_names == ["ner", "seqkit_trip"]
+    nodes = list(nlp.get_pipe("ner").model.walk())
+    assert all(type(n.ops) is NumpyOps for n in nodes)
+    assert {n.name for n in nodes if not n.ops.use_blis} >= MATMUL_LAYERS
+    assert get_current_ops().use_blis  # the caller's ops are left as they were
+    assert answers(nlp) == answers(prepare_pipeline(spacy.load(ner_dir)))
+
+
+def test_other_ops_set_by_the_caller_are_kept(ner_dir):
+    class CallersOps(NumpyOps):
+        name = "callers"
+
+    before = get_current_ops()
+    set_current_ops(CallersOps())
+    try:
+        nlp = load_answering(str(ner_dir))
+    finally:
+        set_current_ops(before)
+    assert {n.name for n in nlp.get_pipe("ner").model.walk() if type(n.ops) is CallersOps} >= MATMUL_LAYERS
