@@ -7,7 +7,8 @@ ready to answer (`prepare_pipeline`; loaded so by `load_answering`)."""
 
 import weakref
 from contextlib import contextmanager
-from typing import Iterable, Iterator, List, Optional, Tuple
+from pathlib import Path
+from typing import Iterable, Iterator, List, Optional, Tuple, Union
 
 from spacy.tokens import Doc
 
@@ -151,7 +152,7 @@ def numpy_matmul():
         yield
 
 
-def load_answering(model: str):
+def load_answering(model: Union[str, Path]):
     """The pipeline `model` (a folder or a package) loaded to answer orders: with the
     start-up cache of large patterns (`regex_cache.load`), numpy's matrix product
     (`numpy_matmul`), and made ready (`prepare_pipeline`)."""

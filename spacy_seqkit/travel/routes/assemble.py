@@ -8,7 +8,7 @@ import numpy as np
 
 from .datafile import unpack_strings
 from .graph import ContractedGraph
-from .result import Route, Stop, TrainLeg
+from .result import NodeTables, Route, Stop, TrainLeg
 
 Point = Tuple[float, float]
 Entry = Tuple[int, int]  # (node an edge leaves, the edge's lines as a bit mask)
@@ -32,6 +32,7 @@ class RouteAssembler:
         # Python lists: a route reads them node by node, faster than numpy scalars.
         self.uics: List[int] = arrays["uic"].tolist()
         self.points: List[Point] = list(zip(arrays["lon"].tolist(), arrays["lat"].tolist()))
+        self.tables = NodeTables(self.uics, self.points)
         self.uic = arrays["uic"]
         self._train_key = arrays["train_from"].astype(np.int64) * n + arrays["train_to"]
         self._train_number = unpack_strings(arrays["train_number"])
@@ -65,12 +66,12 @@ class RouteAssembler:
         return Route(
             stops=self._named(path, points, changes),
             km=round(km, 3),
-            path=tuple(filter(None, map(self.uics.__getitem__, path))),
-            coords=tuple(map(self.points.__getitem__, path)),
             lines=tuple(lines),
             trains=trains,
             minutes=minutes,
             timetable=timetable,
+            nodes=tuple(path),
+            tables=self.tables,
         )
 
     def _named(self, path: List[int], points: List[int], changes: Set[int]) -> Tuple[Stop, ...]:
@@ -80,15 +81,7 @@ class RouteAssembler:
         marks = {first, last} | requested | changes
         uics, cache = self.uics, self._stops
         stops = []
-        named = []
-        for n in marks:  # every place of each marked node on the path, by C-level scans
-            i = path.index(n)
-            named.append(i)
-            for _ in range(path.count(n) - 1):
-                i = path.index(n, i + 1)
-                named.append(i)
-        named.sort()
-        for i in named:
+        for i in [i for i, n in enumerate(path) if n in marks]:
             n = path[i]
             if uics[n] and (i == 0 or n != path[i - 1]):
                 key = (n, n == first or n == last, n in requested, n in changes)

@@ -1,7 +1,8 @@
 """What a route request answers: a `Route`, or a `NoRoute` with its reason."""
 
-from dataclasses import dataclass
-from typing import Optional, Tuple, Union
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import List, NamedTuple, Optional, Tuple, Union
 
 
 @dataclass(frozen=True)
@@ -32,24 +33,42 @@ class TrainLeg:
     minutes: int
 
 
+class NodeTables(NamedTuple):
+    """What a route's graph nodes are: each node's UIC code (0 for a junction) and point."""
+
+    uics: List[int]
+    points: List[Tuple[float, float]]
+
+
 @dataclass(frozen=True)
 class Route:
     """The shortest route by rail distance through the requested stops.
 
     `stops` names the ends, the requested stops and the stations where the line changes;
     `path` is every station passed (UIC codes), `coords` every point of the drawing
-    (junctions between stations included); `trains` is empty where no single train serves
-    some leg (then `minutes` is None and `timetable` says why)."""
+    (junctions between stations included), both worked out from the route's graph `nodes`
+    when first read (`resolve --route` names the stops only); `trains` is empty where no single
+    train serves some leg (then `minutes` is None and `timetable` says why)."""
 
     stops: Tuple[Stop, ...]
     km: float
-    path: Tuple[int, ...]
-    coords: Tuple[Tuple[float, float], ...]
     lines: Tuple[str, ...]
     trains: Tuple[TrainLeg, ...] = ()
     minutes: Optional[int] = None
     timetable: str = ""
     found: bool = True
+    nodes: Tuple[int, ...] = field(default=(), repr=False)
+    tables: Optional[NodeTables] = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def path(self) -> Tuple[int, ...]:
+        uics = self.tables.uics if self.tables else []
+        return tuple(filter(None, map(uics.__getitem__, self.nodes)))
+
+    @cached_property
+    def coords(self) -> Tuple[Tuple[float, float], ...]:
+        points = self.tables.points if self.tables else []
+        return tuple(map(points.__getitem__, self.nodes))
 
 
 @dataclass(frozen=True)
