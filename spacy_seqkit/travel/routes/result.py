@@ -53,22 +53,20 @@ class Route:
     stops: Tuple[Stop, ...]
     km: float
     lines: Tuple[str, ...]
+    nodes: Tuple[int, ...] = field(repr=False)
+    tables: NodeTables = field(repr=False, compare=False)
     trains: Tuple[TrainLeg, ...] = ()
     minutes: Optional[int] = None
     timetable: str = ""
     found: bool = True
-    nodes: Tuple[int, ...] = field(default=(), repr=False)
-    tables: Optional[NodeTables] = field(default=None, repr=False, compare=False)
 
     @cached_property
     def path(self) -> Tuple[int, ...]:
-        uics = self.tables.uics if self.tables else []
-        return tuple(filter(None, map(uics.__getitem__, self.nodes)))
+        return tuple(filter(None, map(self.tables.uics.__getitem__, self.nodes)))
 
     @cached_property
     def coords(self) -> Tuple[Tuple[float, float], ...]:
-        points = self.tables.points if self.tables else []
-        return tuple(map(points.__getitem__, self.nodes))
+        return tuple(map(self.tables.points.__getitem__, self.nodes))
 
 
 @dataclass(frozen=True)
