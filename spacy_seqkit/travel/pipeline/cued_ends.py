@@ -24,6 +24,10 @@ word before it says which end it is:
   arrival's "à" ("de langres a chaumont"), or where one lives ("j'habite Abbeville", "ma tante
   vit à Sellières", "j'habite encore à Laval"), or is now ("je suis toujours à Aix-les-Bains").
 
+When the recognizer read neither end and the words name one place that is left ("depuis",
+"départ", "je pars de"), that place departs and the arrival is found as above ("mon ami habite
+à Lille et je veux aller le voir depuis Arras"); with no arrival so found, nothing.
+
 And two ends the recognizer read the other way round, by the same words: the arrival after a
 departure's cue ("le lioran depuis aurillac", "chenonceaux au départ de tours") or the departure
 after an arrival's, while the other end has no cue of its own role (`roles_reversed`).
@@ -161,6 +165,16 @@ def _others_home(doc: Doc, i: int) -> bool:
     return _word(doc, i) in LIVING and _word(doc, i - 1) not in FIRST_PERSON
 
 
+def _left_from(doc: Doc, start: int) -> bool:
+    """The words before `start` say the place is left: "depuis", "départ", "quitter", a leaving
+    word's "de" ("je pars de", "en partant de", "au départ de"); not where one is or lives."""
+    i = _cue_at(doc, start)
+    cue = _word(doc, i)
+    if cue in FROM:
+        return _word(doc, i - 1) not in TOWARDS and (_word(doc, i - 1) in LEAVING or _word(doc, i - 2) in LEAVING)
+    return cue in DEPARTURE_CUES or cue in DEPARTURE_WORDS or cue in QUITTING
+
+
 def _place(doc: Doc, places: Places, run: Tuple[int, int]) -> Optional[Found]:
     span = doc[run[0] : run[1]]
     place = places.place(span.text)
@@ -223,6 +237,15 @@ def _cued(
         before = any(_word(doc, i) in PAIR_CUES for i in range(s1 - 3, s1))
         if bare_pair and (before or any(_word(doc, i) in PAIR_AFTER for i in range(e2, e2 + 4))):
             return _place(doc, places, runs[0]), _place(doc, places, runs[1])
+    if departure is None and arrival is None:
+        # "mon ami habite à Lille et je veux aller le voir depuis Arras", the recognizer reading
+        # neither end: one place its words say is left, then the arrival as for a departure read.
+        left = [run for run in runs if _left_from(doc, run[0])]
+        found = _place(doc, places, left[0]) if len(left) == 1 else None
+        if found is None:
+            return None, None
+        _, new_arrival = _cued(doc, places, found[0], None, [*taken, found[0]])
+        return (found, new_arrival) if new_arrival is not None else (None, None)
     if departure is not None and arrival is None:
         # "je vais voir ma grand-mère à Guingamp, je pars de Paimpol": the departure's own cue
         # says it leaves from there, so a place "à" elsewhere (not where one is) is where one goes.

@@ -64,6 +64,13 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
             ("Toulouse", "Tarbes"),
         ),
         ("ma sœur qui vit toujours à Brest m'attend, je pars de Rennes", [("Rennes", "DEPART")], ("Rennes", "Brest")),
+        # neither end read: the one its words say is left, then the other as for a departure read
+        (
+            "Mon ami habite à Lille et je veux aller le voir depuis Arras",
+            [],
+            ("Arras", "Lille"),
+        ),
+        ("Mon fils étudie à Grenoble, comment y aller depuis Valence ?", [], ("Valence", "Grenoble")),
         # two places in one token, which the tokenizer keeps whole ("Saint-" compounds)
         ("billet Paris-Saint-Malo demain", [], ("Paris", "Saint-Malo")),
         ("un train Lyon-Saint-Étienne", [], ("Lyon", "Saint-Étienne")),
@@ -147,6 +154,10 @@ def test_a_missing_end_is_read_after_its_cue(nlp, text, marked, expected, monkey
         # nor, after a departure no word says is left, where someone is
         ("un rendez-vous à Murat, le train de Aurillac", [("Aurillac", "DEPART")]),
         ("un concert au Zénith de Lille, le train de Amiens", [("Amiens", "DEPART")]),
+        # neither end read: a place left, and no word saying the other is reached, give nothing
+        ("Nice est si belle, je pars de Lyon", []),
+        # nor two places left
+        ("je pars de Lyon ou depuis Lille, j'habite à Nice", []),
         # a place the request rules out is no end
         ("je pars de Dax mais pas pour Hendaye", [("Dax", "DEPART")]),
         # a name typed right that the runs leave out is no slip to correct ("Grand", Vosges)
