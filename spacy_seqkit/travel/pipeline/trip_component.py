@@ -18,7 +18,7 @@ from .pairs import adjacent_place, then_chained
 from .ruled_out import is_ruled_out
 from .station_names import ends_a_station_name, join_station_names
 from .trip import LABELS, Trip, trip_accuracy
-from .written import ShoutingText, check_unknown_names, doc_text, looks_like_name
+from .written import ShoutingText, capital_of_the_sentence, check_unknown_names, doc_text, looks_like_name
 
 # The longest run of tokens read as one place name inside a longer mention
 # ("Saint Jean Pied de Port", "Aéroport Charles de Gaulle 2 TGV").
@@ -122,6 +122,8 @@ class TripResolver:
             if head is not None:
                 return [(span[:-1], head)]
         place = self.places.place(span.text)
+        if place is not None and capital_of_the_sentence(span) and self.places.place(span.text.lower()) is None:
+            return []  # "La réunion est à Toulouse": as "la réunion", a word, not La Réunion (Lot-et-Garonne)
         if place is not None:
             return [(span, place)]
         if not self.known_places_only:

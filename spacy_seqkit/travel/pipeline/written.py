@@ -12,6 +12,7 @@ _SENTENCE_ENDS = {".", "!", "?", ":", "\n", ";"}
 # `seqkit_trip`'s `unknown_names`: is a name no place holds an end as written ("keep"), or not?
 UNKNOWN_NAMES_SETTINGS = ("keep", "drop")
 _WORD_PARTS = re.compile(r"[-'’]")
+_ARTICLES = {"La", "Le", "Les", "L'", "L’"}
 
 
 def is_word(token: Token) -> bool:
@@ -66,3 +67,15 @@ def looks_like_name(span: Span, shouting: Union[bool, ShoutingText, None] = None
     if not words or not words[0][:1].isupper():
         return False
     return all(w[:1].isupper() or w.lower() in _NAME_PARTICLES for w in words)
+
+
+def capital_of_the_sentence(span: Span) -> bool:
+    """An article and words in lowercase, at the start of a sentence: "La réunion est à
+    Toulouse". The article's capital is the sentence's, so the mention reads as typed in
+    lowercase, where an everyday word after an article names no village (`FrenchPlaces`)."""
+    doc = span.doc
+    if len(span) < 2 or span[0].text not in _ARTICLES:
+        return False
+    if span.start > 0 and doc[span.start - 1].text not in _SENTENCE_ENDS:
+        return False
+    return all(t.is_lower or not t.is_alpha for t in span[1:])

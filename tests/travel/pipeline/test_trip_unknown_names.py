@@ -33,3 +33,40 @@ def test_unknown_names_kept_as_typed_or_dropped():
 def test_unknown_names_bad_setting_fails_when_the_config_is_resolved():
     with pytest.raises(ValueError, match="unknown_names must be one of 'keep', 'drop'"):
         pipeline(unknown_names="maybe")
+
+
+@pytest.mark.parametrize(
+    "text,marked,expected",
+    [
+        # an article capitalised only because it starts the sentence, then an everyday word: no village
+        (
+            "La réunion est à Toulouse et je suis basé à Agen",
+            [("La réunion", "DEPART"), ("Toulouse", "ARRIVEE"), ("Agen", "DEPART")],
+            ("Agen", "Toulouse"),
+        ),
+        (
+            "Le bois de Vincennes, non : je pars de Lyon pour Dijon",
+            [("Le bois", "DEPART"), ("Lyon", "DEPART"), ("Dijon", "ARRIVEE")],
+            ("Lyon", "Dijon"),
+        ),
+        # written as a name, or a town of 5,000 inhabitants or more: the place
+        ("De Paris à La Réunion", [("Paris", "DEPART"), ("La Réunion", "ARRIVEE")], ("Paris", "La Réunion")),
+        (
+            "La teste, c'est ma destination, je pars de Bordeaux",
+            [("La teste", "ARRIVEE"), ("Bordeaux", "DEPART")],
+            ("Bordeaux", "La Teste-de-Buch"),
+        ),
+        (
+            "Albert est ma gare d'arrivée, je pars d'Amiens",
+            [("Albert", "ARRIVEE"), ("Amiens", "DEPART")],
+            ("Amiens", "Albert"),
+        ),
+    ],
+)
+def test_an_article_capitalised_by_the_sentence_and_a_word_name_no_village(text, marked, expected):
+    from trip_helpers import marked_doc
+
+    nlp = spacy.blank("fr")
+    nlp.add_pipe("seqkit_trip")
+    trip = nlp.get_pipe("seqkit_trip")(marked_doc(nlp, text, marked))._.trip
+    assert (trip["departure"], trip["arrival"]) == expected
