@@ -1,11 +1,14 @@
-"""Places of a town that are no town: "la Porte Dorée", "la Tour Eiffel", "la Place Bellecour".
+"""Places of a town that are no town: "la Porte Dorée", "la Tour Eiffel", "la Place Bellecour",
+"la rue de Paris".
 
 A word that names a kind of landmark, capitalised, followed by a capitalised name ("Porte
 Dorée", "Tour Eiffel"), is the name of a landmark. Its words may each spell a commune ("la
 Porte" is read as La Porte du Der, "Dorée" as La Dorée, "la Tour" as La Tour): a mention within
 a landmark's name is no end of the trip, unless the name itself is a known place (the stations
 "Porte de Clichy", "Pont de l'Alma"; the communes "Château-Thierry" typed "Chateau Thierry",
-"Pont Saint Esprit"). A landmark word alone ("je vais à la Tour") stays a place."""
+"Pont Saint Esprit"). A landmark word alone ("je vais à la Tour") stays a place. A landmark
+named after a town keeps the town as a possible end ("le Château de Versailles"), a street does
+not ("la rue de Paris à Lille"), and is a street in lowercase too."""
 
 from typing import List, Optional, Set, Tuple
 
@@ -20,6 +23,10 @@ LANDMARK_WORDS = frozenset(
     "cathedrale basilique église eglise stade hôpital hopital château chateau palais arc opéra opera "
     "théâtre theatre".split()
 )
+# Streets, named after other towns ("rue de Paris" is in Lille): their town is no end, and
+# they are streets in lowercase too ("12 rue de Paris"); not "place", "chemin", "route" or
+# "quai", which are also a seat, a way and a platform ("une place de Paris à Lyon").
+STREET_WORDS = frozenset("rue avenue boulevard bd impasse".split())
 ARTICLES = frozenset({"la", "le", "les", "l'", "l’"})
 # "le Château de Versailles": a landmark named after its town.
 FROM = frozenset({"de", "du", "des", "d'", "d’"})
@@ -65,7 +72,8 @@ def landmarks(doc: Doc, places: Places) -> Tuple[Set[int], List[Tuple[int, int]]
     known: List[Tuple[int, int]] = []
     n = len(doc)
     for token in doc:
-        if token.lower_ not in LANDMARK_WORDS or not _title(token.text):
+        street = token.lower_ in STREET_WORDS
+        if not street and (token.lower_ not in LANDMARK_WORDS or not _title(token.text)):
             continue
         if token.i + 1 < n and doc[token.i + 1].text in JOINERS:
             continue  # a compound name: "Église-Neuve-de-Vergt", "Pont-Audemer"
@@ -98,7 +106,7 @@ def landmarks(doc: Doc, places: Places) -> Tuple[Set[int], List[Tuple[int, int]]
             if place[0] == token.i:
                 known.append(place)
             continue
-        town = bool(links & FROM) and places.place(doc[name_start:end].text) is not None
+        town = not street and bool(links & FROM) and places.place(doc[name_start:end].text) is not None
         found.update(range(start, name_start if town else end))
     return found, known
 

@@ -36,6 +36,17 @@ def trip_of(nlp, text, marked, monkeypatch, landmarks=True):
             ("Lyon", None),
         ),
         ("Je vais à la Place Bellecour depuis Villeurbanne", [("la Place", "ARRIVEE")], (None, None)),
+        # a street is named after another town: its town is no end, in lowercase too
+        (
+            "Je cherche la rue de Paris à Lille, je viens de Roubaix",
+            [("Paris", "DEPART"), ("Lille", "ARRIVEE"), ("Roubaix", "DEPART")],
+            ("Roubaix", "Lille"),
+        ),
+        (
+            "Je vais au 12 Avenue de Metz à Nancy, je pars de Toul",
+            [("Metz", "ARRIVEE"), ("Nancy", "ARRIVEE"), ("Toul", "DEPART")],
+            ("Toul", "Nancy"),
+        ),
         # a landmark that is a station is one end, however the recognizer cut it
         (
             "De Paris Nord à la Porte de Clichy",
@@ -57,6 +68,8 @@ def test_a_landmark_is_no_end(nlp, text, marked, expected, monkeypatch):
             [("Château Thierry", "DEPART"), ("Paris", "ARRIVEE")],
             ("Château-Thierry", "Paris"),
         ),
+        # "place" in lowercase is a seat, not a square
+        ("je voudrais une place de Paris à Lyon", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")], ("Paris", "Lyon")),
         # a landmark named after its town: the town is the end
         (
             "Je vais de Paris au Château de Versailles",
