@@ -1,14 +1,15 @@
 """Chains and pairs of places the recognizer read with one role: the other end of a terse pair
-right beside the one end read ("albi carmaux"), and arrivals chained by "puis" ("aller à Lisieux
-puis Rouen en partant de Caen"), whose last is the arrival."""
+right beside the one end read ("albi carmaux"), arrivals chained by "puis" ("aller à Lisieux
+puis Rouen en partant de Caen"), whose last is the arrival, and of several ends read with one
+role, the one its words name ("Signé : Marie Lourdes. Je pars de Dax pour aller à Bayonne")."""
 
-from typing import Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from spacy.tokens import Span
 
 from ..places.contract import Places
 from ..places.place import Place
-from .cued_ends import PAIR_JOINERS, Found
+from .cued_ends import PAIR_JOINERS, Found, cued_role
 from .written import is_word
 
 
@@ -45,3 +46,15 @@ def adjacent_place(
         if place is not None:
             return part, place
     return None
+
+
+def cued_first(found: List[Tuple[str, Span, Place]], role: str) -> List[Tuple[str, Span, Place]]:
+    """Several ends read with one `role` ("DEPART", "ARRIVEE"), the first after no cue of it
+    and exactly one other after its cue: that one first ("Signé : Marie Lourdes. Je pars de Dax
+    pour aller à Bayonne": Bayonne, after "aller à", not the village of Marie)."""
+    if len(found) < 2 or cued_role(found[0][1].doc, found[0][1]) == role:
+        return found
+    cued = [f for f in found[1:] if cued_role(f[1].doc, f[1]) == role]
+    if len(cued) != 1:
+        return found
+    return cued + [f for f in found if f is not cued[0]]

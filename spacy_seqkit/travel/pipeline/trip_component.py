@@ -14,7 +14,7 @@ from .homonyms import settle_homonyms
 from .landmarks import without_landmarks
 from .language import is_foreign_doc
 from .modes import check_other_modes, may_name_a_mode, travels_by_other_mode
-from .pairs import adjacent_place, then_chained
+from .pairs import adjacent_place, cued_first, then_chained
 from .ruled_out import is_ruled_out
 from .station_names import ends_a_station_name, join_station_names
 from .trip import LABELS, Trip, trip_accuracy
@@ -213,6 +213,7 @@ class TripResolver:
             # "Paris → Dijon → Lyon", "aller à Lisieux puis Rouen en partant de Caen": a chain read
             # as one departure and several arrivals ends at its last place; the ones between are stops.
             steps, arrivals = arrivals[:-1], arrivals[-1:]
+        departures, arrivals = cued_first(departures, "DEPART"), cued_first(arrivals, "ARRIVEE")
         if self.pair_ends and not steps and bool(departures) != bool(arrivals):
             # "albi carmaux" with only "carmaux" found: a known place right beside the one
             # end, joined by nothing or by "-", "/", "->", "et", is the other end.

@@ -266,3 +266,16 @@ def test_ends_after_their_own_cues_keep_their_roles(nlp, text, marked, expected,
 def test_arrivals_chained_by_puis_end_at_the_last(nlp, text, marked, expected):
     trip = nlp.get_pipe("seqkit_trip")(marked_doc(nlp, text, marked))._.trip
     assert (trip["departure"], list(trip["steps"]), trip["arrival"]) == expected
+
+
+def test_of_several_ends_read_with_one_role_the_one_after_its_cue(nlp, monkeypatch):
+    text = "Signé : Marie Lourdes. Je pars de Dax pour aller à Bayonne"
+    marked = [("Marie", "ARRIVEE"), ("Lourdes", "ARRIVEE"), ("Dax", "DEPART"), ("Bayonne", "ARRIVEE")]
+    assert trip_of(nlp, text, marked, monkeypatch) == ("Dax", "Bayonne")
+    with monkeypatch.context() as patch:
+        patch.setattr(trip_component, "cued_first", lambda found, role: found)
+        assert trip_of(nlp, text, marked, monkeypatch) == ("Dax", "Marie")
+    # the first end read after its own cue stays first
+    text = "Pour aller à Bayonne, je pars de Dax ; Lourdes plus tard"
+    marked = [("Bayonne", "ARRIVEE"), ("Dax", "DEPART"), ("Lourdes", "ARRIVEE")]
+    assert trip_of(nlp, text, marked, monkeypatch) == ("Dax", "Bayonne")

@@ -38,7 +38,7 @@ def trip_of(nlp, text, marked, monkeypatch, landmarks=True):
         ("Je vais à la Place Bellecour depuis Villeurbanne", [("la Place", "ARRIVEE")], (None, None)),
         # a street is named after another town: its town is no end, in lowercase too
         (
-            "Je cherche la rue de Paris à Lille, je viens de Roubaix",
+            "Je cherche la rue de Paris à Lille, le train de Roubaix",
             [("Paris", "DEPART"), ("Lille", "ARRIVEE"), ("Roubaix", "DEPART")],
             ("Roubaix", "Lille"),
         ),
