@@ -8,6 +8,7 @@ from typing import List, Optional, Sequence, Tuple
 from spacy.tokens import Span
 
 from ..places.contract import Places
+from ..places.names import normalise
 from ..places.place import Place
 from .cued_ends import PAIR_JOINERS, Found, cued_role
 from .written import is_word
@@ -58,3 +59,31 @@ def cued_first(found: List[Tuple[str, Span, Place]], role: str) -> List[Tuple[st
     if len(cued) != 1:
         return found
     return cued + [f for f in found if f is not cued[0]]
+
+
+# Two towns run together are likelier than a slip only when each is this big: "saint ouen
+# l'aumone lesse" is Saint-Ouen-l'Aumône Liesse mistyped, not a village of Moselle after it.
+RUN_TOGETHER_POPULATION = 10_000
+
+
+def run_together(span: Span, places: Places) -> bool:
+    """`span` is no place name as a whole but the names of two or more towns of
+    RUN_TOGETHER_POPULATION inhabitants run together, each typed in full, every word in one of them ("Paris Brest",
+    "Metz Niort"): those towns, not a slip of a third place (Paris Est, Metz Nord) that the
+    whole span would be read as. Needs the places' `population` (`FrenchPlaces` has it)."""
+    population = getattr(places, "population", None)
+    runs = places.name_spans([t.text for t in span])
+    if population is None or len(runs) < 2:
+        return False
+    covered = {i for s, e in runs for i in range(s, e)}
+    if not all(i in covered for i, t in enumerate(span) if t.is_alpha):
+        return False
+    for s, e in runs:  # each a town by its own name, not a short form ("Bussy": Bussy-Saint-Georges)
+        name = places.resolve(span[s:e].text)
+        if (
+            name is None
+            or normalise(name) != normalise(span[s:e].text)
+            or (population(name) or 0) < RUN_TOGETHER_POPULATION
+        ):
+            return False
+    return True

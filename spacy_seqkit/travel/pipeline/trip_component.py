@@ -14,7 +14,7 @@ from .homonyms import settle_homonyms
 from .landmarks import without_landmarks
 from .language import is_foreign_doc
 from .modes import check_other_modes, may_name_a_mode, travels_by_other_mode
-from .pairs import adjacent_place, cued_first, then_chained
+from .pairs import adjacent_place, cued_first, run_together, then_chained
 from .ruled_out import is_ruled_out
 from .station_names import ends_a_station_name, join_station_names
 from .trip import LABELS, Trip, trip_accuracy
@@ -124,7 +124,7 @@ class TripResolver:
         place = self.places.place(span.text)
         if place is not None and capital_of_the_sentence(span) and self.places.place(span.text.lower()) is None:
             return []  # "La réunion est à Toulouse": as "la réunion", a word, not La Réunion (Lot-et-Garonne)
-        if place is not None:
+        if place is not None and not (self.known_places_only and run_together(span, self.places)):
             return [(span, place)]
         if not self.known_places_only:
             return [(span, Place.unknown(span.text))]
@@ -134,7 +134,7 @@ class TripResolver:
         while start < n:
             for end in range(min(n, start + MAX_NAME_TOKENS), start, -1):
                 part = span[start:end]
-                if part == span or part[0].is_punct or part[-1].is_punct or not any(t.is_alpha for t in part):
+                if len(part) == len(span) or part[0].is_punct or part[-1].is_punct or not any(t.is_alpha for t in part):
                     continue
                 if len(part) > 1 and part[-1].is_stop and part[-1].is_lower:
                     continue  # "Lens mais finalement": no name ends in a function word ("Les Mais" is no read)

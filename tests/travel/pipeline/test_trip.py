@@ -105,6 +105,24 @@ def test_trip_two_ends_run_together_are_split(nlp, text, mention):
     assert (trip["departure_text"], trip["arrival_text"]) == (first, last)
 
 
+@pytest.mark.parametrize(
+    "text,mention,expected",
+    [
+        # two towns run together, which one slip would make a station: the two towns
+        ("Voyage Paris Brest", "Paris Brest", ("Paris", "Brest")),
+        ("billet Metz Niort demain", "Metz Niort", ("Metz", "Niort")),
+        # a station mistyped, its last word a village: the station
+        ("un train saint ouen l'aumône lesse", "saint ouen l'aumône lesse", (None, "Saint-Ouen-l'Aumône Liesse")),
+        # a commune mistyped, its first word a town's short form (Bussy-Saint-Georges): the commune
+        ("à Bussy Saint Antoine", "Bussy Saint Antoine", (None, "Boussy-Saint-Antoine")),
+    ],
+)
+def test_trip_two_towns_run_together_are_not_a_slip_of_a_third_place(nlp, text, mention, expected):
+    label = "DEPART" if expected[0] else "ARRIVEE"
+    trip = nlp.get_pipe("seqkit_trip")(with_ents(nlp, text, [(mention, label)]))._.trip
+    assert (trip["departure"], trip["arrival"]) == expected
+
+
 def test_trip_function_word_villages_do_not_count_beside_a_place(nlp):
     # "Vers" is a village of the Lot; in "Vers Lyon" it is a preposition.
     assert nlp.get_pipe("seqkit_trip").places.resolve("Vers") == "Vers"
