@@ -1,6 +1,7 @@
 """A name several communes share, read as the one beside the trip's other end: "depuis etaples
 jusqu'a boulogne" is Boulogne-sur-Mer (Pas-de-Calais, as Étaples), not Boulogne-Billancourt,
-the biggest commune of the name, which the name alone stands for.
+the biggest commune of the name, which the name alone stands for; a stop, as the one beside the
+place before it on the way, or after it.
 
 The other places a name may stand for come from `Places.homonyms(text)` where the gazetteer
 has it (`FrenchPlaces`: current communes of 5,000 inhabitants or more sharing the typed key);
@@ -33,9 +34,13 @@ def nearer_homonym(place: Place, other: Place, places: object) -> Place:
     return next((p for p in homonyms(place.text) if departement(p) == target), place)
 
 
-def settle_homonyms(departures: List[End], arrivals: List[End], read: List[End], places: object) -> None:
+def settle_homonyms(
+    departures: List[End], arrivals: List[End], read: List[End], places: object, steps: Optional[List[End]] = None
+) -> None:
     """In place: the first departure and arrival, each as the homonym beside the other (see
-    `nearer_homonym`), also in `read`, the ends and stops in reading order."""
+    `nearer_homonym`), also in `read`, the ends and stops in reading order; and each of `steps`
+    as the homonym beside the place before it on the way, else the one after it ("de Dunkerque
+    à Calais, puis Boulogne, puis Amiens": Boulogne-sur-Mer, beside Calais)."""
     if not departures or not arrivals:
         return
     departure, arrival = departures[0], arrivals[0]
@@ -44,3 +49,14 @@ def settle_homonyms(departures: List[End], arrivals: List[End], read: List[End],
         if place is not end[2]:
             ends[0] = (end[0], end[1], place)
             read[:] = [ends[0] if p is end else p for p in read]
+    way = [departures[0], *(steps or []), arrivals[0]]
+    for i in range(1, len(way) - 1):
+        end = way[i]
+        for other in (way[i - 1], way[i + 1]):
+            place = nearer_homonym(end[2], other[2], places)
+            if place is not end[2]:
+                way[i] = (end[0], end[1], place)
+                read[:] = [way[i] if p is end else p for p in read]
+                break
+    if steps:
+        steps[:] = way[1:-1]

@@ -235,7 +235,7 @@ class TripResolver:
             if len(departures) == 1 == len(arrivals) and roles_reversed(departures[0][1], arrivals[0][1]):
                 departures, arrivals = arrivals, departures
         if self.resolve_names:  # "depuis etaples jusqu'a boulogne": Boulogne-sur-Mer, beside Étaples
-            settle_homonyms(departures, arrivals, places, self.places)
+            settle_homonyms(departures, arrivals, places, self.places, steps)
         if any(self.has_alternative(p[1], places) for p in departures[:1] + arrivals[:1]):
             # "de Nîmes ou d'Arles à Aix": an end in doubt makes no single trip.
             departures, arrivals, steps = [], [], []

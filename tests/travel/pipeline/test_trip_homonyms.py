@@ -66,3 +66,30 @@ def test_without_homonyms_a_gazetteer_keeps_its_places(nlp, monkeypatch):
     monkeypatch.setattr(nlp2.get_pipe("seqkit_trip"), "_places", Plain())
     trip = trip_of(nlp2, "depuis etaples jusqu'a boulogne", [("etaples", "DEPART"), ("boulogne", "ARRIVEE")])
     assert trip["arrival_place"]["insee"] == "92012"
+
+
+@pytest.mark.parametrize(
+    "text,marked,steps",
+    [
+        # a stop beside the place before it on the way
+        (
+            "De Dunkerque à Calais, puis Boulogne, puis Amiens",
+            [("Dunkerque", "DEPART"), ("Calais", "VIA"), ("Boulogne", "VIA"), ("Amiens", "ARRIVEE")],
+            ["Calais", "Boulogne-sur-Mer"],
+        ),
+        # else beside the place after it
+        (
+            "de Lyon à Chambéry par Aix",
+            [("Lyon", "DEPART"), ("Chambéry", "ARRIVEE"), ("Aix", "VIA")],
+            ["Aix-les-Bains"],
+        ),
+        # beside neither: the name's biggest commune
+        (
+            "de Paris à Lille en passant par Boulogne",
+            [("Paris", "DEPART"), ("Lille", "ARRIVEE"), ("Boulogne", "VIA")],
+            ["Boulogne-Billancourt"],
+        ),
+    ],
+)
+def test_a_stop_named_as_several_communes_is_the_one_beside_its_neighbours(nlp, text, marked, steps):
+    assert trip_of(nlp, text, marked)["steps"] == steps
