@@ -72,8 +72,10 @@ def run_together(span: Span, places: Places) -> bool:
     "Metz Niort"): those towns, not a slip of a third place (Paris Est, Metz Nord) that the
     whole span would be read as. Needs the places' `population` (`FrenchPlaces` has it)."""
     population = getattr(places, "population", None)
+    if population is None or len(span) < 2:
+        return False
     runs = places.name_spans([t.text for t in span])
-    if population is None or len(runs) < 2:
+    if len(runs) < 2:
         return False
     covered = {i for s, e in runs for i in range(s, e)}
     if not all(i in covered for i, t in enumerate(span) if t.is_alpha):
