@@ -271,20 +271,10 @@ def _cued(
         for s, e in runs:
             i = _cue_at(doc, s)
             cue = _word(doc, i)
-            leaving = cue in FROM and (_word(doc, i - 1) in LEAVING or _word(doc, i - 2) in LEAVING)
-            leaving = leaving and _word(doc, i - 1) not in TOWARDS
             before_arrival = cue in FROM and _leads_to(doc, e, arrival)
             lives = _word(doc, i - 1) in STAYING or (_word(doc, i - 1) in STILL and _word(doc, i - 2) in STAYING)
             living = cue in LIVING or (cue in LOCATIVE and lives)
-            if (
-                cue in DEPARTURE_CUES
-                or _role_after(doc, e) == "DEPART"
-                or cue in DEPARTURE_WORDS
-                or cue in QUITTING
-                or leaving
-                or before_arrival
-                or living
-            ):
+            if _left_from(doc, s) or _role_after(doc, e) == "DEPART" or before_arrival or living:
                 return _place(doc, places, (s, e)), None
     return None, None
 
@@ -352,9 +342,7 @@ def cued_role(doc: Doc, mention: Span) -> Optional[str]:
     cue = _word(doc, i)
     if cue in FROM and _word(doc, i - 1) in TOWARDS:
         return "ARRIVEE"
-    if cue in DEPARTURE_CUES or cue in DEPARTURE_WORDS or cue in QUITTING:
-        return "DEPART"
-    if cue in FROM and (_word(doc, i - 1) in LEAVING or _word(doc, i - 2) in LEAVING):
+    if _left_from(doc, mention.start):
         return "DEPART"
     if cue in LOCATIVE and _word(doc, i - 1) in LEAVING and _word(doc, i - 1) not in DEPARTURE_WORDS:
         return "ARRIVEE"  # "je pars à Auray": where one leaves for

@@ -44,19 +44,22 @@ def settle_homonyms(
     if not departures or not arrivals:
         return
     departure, arrival = departures[0], arrivals[0]
-    for ends, end, other in ((departures, departure, arrival), (arrivals, arrival, departure)):
-        place = nearer_homonym(end[2], other[2], places)
-        if place is not end[2]:
-            ends[0] = (end[0], end[1], place)
-            read[:] = [ends[0] if p is end else p for p in read]
+    departures[0] = _beside(departure, [arrival], read, places)
+    arrivals[0] = _beside(arrival, [departure], read, places)
     way = [departures[0], *(steps or []), arrivals[0]]
     for i in range(1, len(way) - 1):
-        end = way[i]
-        for other in (way[i - 1], way[i + 1]):
-            place = nearer_homonym(end[2], other[2], places)
-            if place is not end[2]:
-                way[i] = (end[0], end[1], place)
-                read[:] = [way[i] if p is end else p for p in read]
-                break
+        way[i] = _beside(way[i], [way[i - 1], way[i + 1]], read, places)
     if steps:
         steps[:] = way[1:-1]
+
+
+def _beside(end: End, others: List[End], read: List[End], places: object) -> End:
+    """`end` as the homonym beside the first of `others` that has one (`nearer_homonym`),
+    replaced in `read` too; `end` itself where none has."""
+    for other in others:
+        place = nearer_homonym(end[2], other[2], places)
+        if place is not end[2]:
+            settled = (end[0], end[1], place)
+            read[:] = [settled if p is end else p for p in read]
+            return settled
+    return end

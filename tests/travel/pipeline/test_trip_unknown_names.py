@@ -3,6 +3,7 @@ an end? "drop" (the default) or "keep" (as typed, when written as a name)."""
 
 import pytest
 import spacy
+from trip_helpers import marked_doc
 
 
 def pipeline(**config):
@@ -64,8 +65,6 @@ def test_unknown_names_bad_setting_fails_when_the_config_is_resolved():
     ],
 )
 def test_an_article_capitalised_by_the_sentence_and_a_word_name_no_village(text, marked, expected):
-    from trip_helpers import marked_doc
-
     nlp = spacy.blank("fr")
     nlp.add_pipe("seqkit_trip")
     trip = nlp.get_pipe("seqkit_trip")(marked_doc(nlp, text, marked))._.trip
