@@ -82,3 +82,27 @@ def sncf_station_names() -> set:
     """SNCF's traveller names, read from the shipped data file (not through the code)."""
     with gzip.open(STATIONS_FILE, "rt", encoding="utf8") as f:
         return {row["name"] for row in csv.DictReader(f, delimiter="\t")}
+
+
+def _words(name: str) -> frozenset:
+    """The words of a name, lowercase, without accents, "St" written out."""
+    import unicodedata
+
+    bare = unicodedata.normalize("NFKD", name.casefold()).encode("ascii", "ignore").decode()
+    words = [w for w in "".join(c if c.isalnum() else " " for c in bare).split()]
+    return frozenset({"st": "saint", "ste": "sainte"}.get(w, w) for w in words)
+
+
+def sncf_station_words() -> list:
+    """The words of each station's two SNCF names (traveller and network), read from the
+    shipped data file: a station is answered by the name a request used for it ("Valence TGV",
+    "Paris Nord"), made of these words."""
+    with gzip.open(STATIONS_FILE, "rt", encoding="utf8") as f:
+        return [_words(row["name"]) | _words(row["network_name"]) for row in csv.DictReader(f, delimiter="\t")]
+
+
+def is_station_form(name: str, station_words: list) -> bool:
+    """`name` is made of the words of one station's SNCF names ("gare de" aside: "Paris Gare de
+    l'Est")."""
+    words = _words(name) - {"gare", "de", "l"}
+    return any(words <= each for each in station_words)

@@ -176,6 +176,7 @@ def render(
 ) -> Rendered:
     """Fill a template: places from `draw_place(rng)` (all distinct), fillers at random."""
     chosen: Dict[str, str] = {}
+    answered: Dict[str, str] = {}  # a station's slot → the name it is answered by
     used: Set[str] = set()
     segments: List[Segment] = []
     position = 0
@@ -194,6 +195,11 @@ def render(
             chosen[name] = place
             used.add(place)
         before, mention = _with_preposition(prep, surface_form(chosen[name], rng, gazetteer))
+        if gazetteer is not None and name not in answered and gazetteer.is_station(chosen[name]):
+            # A station is answered by the name the request used ("Valence TGV"), as the trip
+            # component answers it (`stations.answer_name`).
+            place = gazetteer.place(mention)
+            answered[name] = place.name if place is not None else chosen[name]
         label = SLOT_LABELS.get(name)
         if label is not None and not label_single_end and not template.is_valid_trip:
             label = None
@@ -206,8 +212,9 @@ def render(
     segments.append(Segment(template.pattern[position:]))
     trip = None
     if template.is_valid_trip:
-        steps = [chosen[s] for s in ("VIA", "VIA2") if s in chosen]
-        trip = {"departure": chosen["DEP"], "arrival": chosen["ARR"], "steps": steps}
+        answer = {**chosen, **answered}
+        steps = [answer[s] for s in ("VIA", "VIA2") if s in answer]
+        trip = {"departure": answer["DEP"], "arrival": answer["ARR"], "steps": steps}
     return Rendered(template, _tidy(segments), trip)
 
 

@@ -115,7 +115,12 @@ def rewrite_trip(rewrite: Optional[str], nbest: Optional[List] = None, gazetteer
         chosen = INVALID
     else:
         chosen = rewrite
-    return Trip.from_rewrite(chosen, gazetteer.resolve)
+
+    def answered(text: str) -> Optional[str]:  # a station by the name it was written with
+        place = gazetteer.place(text)
+        return place.name if place is not None else None
+
+    return Trip.from_rewrite(chosen, answered)
 
 
 def _known_places(text: str, gazetteer) -> bool:

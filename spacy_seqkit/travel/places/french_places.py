@@ -11,6 +11,7 @@ from .index import CITY_ALIASES, MIN_WORD_PLACE_POPULATION, Entry, NameIndex, lo
 from .lookup import candidate_keys, resolve_cached
 from .names import ARTICLE, FOREIGN_PLACES, TYPE_WORDS, normalise
 from .place import COMMUNE, STATION, Place
+from .stations import answer_name
 
 # The key of one typed word: requests repeat their words ("de", "à", "Paris").
 _word_key = functools.lru_cache(maxsize=1 << 16)(normalise)
@@ -227,7 +228,7 @@ class FrenchPlaces:
             return Place(
                 text,
                 STATION,
-                station.name,
+                answer_name(station.name, candidate_keys(normalise(text.strip())), text),
                 home.code if home else station.insee,
                 home.name if home else None,
                 (station.name,),

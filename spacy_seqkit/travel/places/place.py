@@ -12,7 +12,9 @@ COMMUNE, STATION, UNKNOWN = "commune", "station", "unknown"
 class Place:
     text: str  # the mention as typed
     kind: str  # COMMUNE, STATION, or UNKNOWN (kept as typed: no reference place)
-    name: str  # the reference name: a station's SNCF traveller name, a commune's as named
+    # The answer: a station by the name the request used ("Valence TGV", `stations.answer_name`),
+    # a commune as named.
+    name: str
     insee: Optional[str] = None  # the commune's INSEE code (a station: the one it stands in)
     commune: Optional[str] = None  # the current commune it is, or is part of ("Beaupréau-en-Mauges")
     stations: Tuple[str, ...] = field(default=())  # traveller names of the stations serving it

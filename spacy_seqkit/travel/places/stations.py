@@ -8,13 +8,14 @@ station's answer is SNCF's traveller name ("Lyon Part Dieu", "Paris Est").
 """
 
 import functools
-from typing import Dict, List, NamedTuple, Optional, Tuple
+import re
+from typing import Dict, FrozenSet, List, NamedTuple, Optional, Sequence, Tuple
 
 from .communes import Commune, read_communes
 from .names import ARTICLE, normalise, read_words
 from .sncf import DATA_FILE, Station, index_forms, read_stations, station_forms
 
-__all__ = ["COLLOQUIAL_NAMES", "DATA_FILE", "Station", "StationData", "read_station_data"]
+__all__ = ["COLLOQUIAL_NAMES", "DATA_FILE", "Station", "StationData", "answer_name", "read_station_data"]
 
 # What people call a few big stations, beside SNCF's names (facts of usage): airports by their
 # codes, Marne-la-Vallée for Disneyland's station, the Paris stations by their old names.
@@ -42,6 +43,10 @@ COLLOQUIAL_NAMES = {
     "Bordeaux Saint-Jean": ("gare Saint-Jean",),
     "Montpellier Saint-Roch": ("gare Saint-Roch",),
 }
+
+
+# "St-Pierre", "Ste Foy": SNCF's network names abbreviate Saint, Sainte.
+_SAINT = re.compile(r"\b(Ste?)(?=[- ])")
 
 
 class StationData(NamedTuple):
@@ -176,3 +181,82 @@ def read_station_data() -> StationData:
         {name: tuple(found) for name, found in serving.items()},
         {s.name: tuple(f) for s, f in forms.items()},
     )
+
+
+def _spelled(data: StationData, name: str, commune_keys: FrozenSet[str] = frozenset()) -> Dict[str, str]:
+    """The written forms of the station `name` by normalised key: SNCF's (its traveller name
+    first), usage's (`COLLOQUIAL_NAMES`); a network name that joins a qualifier to the city
+    with a hyphen spelled as traveller names are ("Paris-Nord", "Nice-Ville", "Metz-Ville":
+    Paris Nord, Nice Ville, Metz Ville), a town so joined to a station named after no commune
+    keeping it ("Les Aubrais-Orléans")."""
+    station = data.by_name[name]
+    spelled: Dict[str, str] = {}
+    for form in (name, *data.forms.get(name, ()), *COLLOQUIAL_NAMES.get(name, ())):
+        if "(" in form and form != name:
+            continue  # a network name's département or "(RER)" is said by no one
+        if form == station.network_name and "-" in form and normalise(form) != normalise(name):
+            head, rest = form.split("-", 1)
+            town = normalise(rest) in commune_keys and normalise(name) not in commune_keys
+            if name.startswith(head) and not town:
+                form = f"{head} {rest}"
+        spelled.setdefault(normalise(form), form)
+    return spelled
+
+
+@functools.lru_cache(maxsize=4096)
+def _spelled_cached(name: str) -> Dict[str, str]:
+    from .index import shipped_data  # the shipped station data (index imports this module)
+
+    return _spelled(shipped_data().stations, name, _commune_keys())
+
+
+@functools.lru_cache(maxsize=1)
+def _commune_keys() -> FrozenSet[str]:
+    return frozenset(normalise(c.name) for c in read_communes())
+
+
+_SEPARATORS = re.compile(r"(\s*-\s*|\s+)")
+
+
+def _as_typed(form: str, typed: str) -> str:
+    """`form` with "St-" / "Ste-" written out, and with the hyphens of `typed` where a request
+    written in lower and upper case types the same words joined by one ("Golfe-Juan",
+    "Calais-Fréthun": not Golfe Juan, Calais - Fréthun)."""
+    form = _SAINT.sub(lambda m: "Saint" + m.group(1)[2:], form)
+    parts, typed_parts = _SEPARATORS.split(form), _SEPARATORS.split(typed.strip())
+    if typed in (typed.lower(), typed.upper()) or len(parts) != len(typed_parts):
+        return form
+    if any(normalise(a) != normalise(b) for a, b in zip(parts[::2], typed_parts[::2])):
+        return form
+    for i in range(1, len(parts), 2):
+        if typed_parts[i] == "-":
+            parts[i] = "-"
+    return "".join(parts)
+
+
+def answer_name(name: str, typed_keys: Sequence[str], typed: str = "") -> str:
+    """The name the station `name` (SNCF's traveller name) is answered by, the request having
+    typed it as `typed_keys` (normalised, most literal first, as the lookup tries them): the
+    form of the station's names it typed (the closest one for a typo: one edit in five
+    letters), with a capital, where that form holds the first word of the traveller name, its
+    city ("Valence TGV", "Paris Nord", "Besançon TGV", "TGV Haute-Picardie"); else the
+    traveller name ("gare du Nord", "Bercy", "CDG"). People ask for the name they used back;
+    the traveller name stays in the place value (`Place.stations`)."""
+    spelled = _spelled_cached(name)
+    form = next((spelled[k] for k in typed_keys if k in spelled), None)
+    if form is None and typed_keys:
+        from rapidfuzz import process
+        from rapidfuzz.distance import Levenshtein
+
+        key, distance, _ = min(
+            (process.extractOne(k, list(spelled), scorer=Levenshtein.distance) for k in typed_keys),
+            key=lambda found: found[1],
+        )
+        form = spelled[key] if distance <= max(1, len(key) // 5) else None
+    if form is None:
+        return name
+    city = ARTICLE.sub("", normalise(name)).split(" ", 1)[0]
+    if city not in normalise(form).split(" "):
+        return name
+    form = _as_typed(form, typed)
+    return form[:1].upper() + form[1:]

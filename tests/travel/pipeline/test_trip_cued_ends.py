@@ -120,7 +120,7 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
         (
             "De la gare de Lyon-Part-Dieu à la gare de Grenoble",
             [("Grenoble", "ARRIVEE")],
-            ("Lyon Part Dieu", "Grenoble"),
+            ("Lyon-Part-Dieu", "Grenoble"),
         ),
     ],
 )

@@ -38,7 +38,7 @@ def trip_of(nlp, text, marked):
         (
             "2 billets marne la vallee bordeaux",
             [("la vallee", "DEPART"), ("bordeaux", "ARRIVEE")],
-            ("Marne-la-Vallée Chessy", (), "Bordeaux"),
+            ("Marne-la-Vallée", (), "Bordeaux"),
         ),
         (
             "Départ Lille Flandres, arrêt à Arras, arrivée Rouen",
@@ -49,7 +49,7 @@ def trip_of(nlp, text, marked):
         (
             "Je vais de Reims Champagne-Ardenne TGV à Lille",
             [("Reims", "DEPART"), ("Champagne-Ardenne TGV", "DEPART"), ("Lille", "ARRIVEE")],
-            ("Champagne-Ardenne TGV", (), "Lille"),
+            ("Reims Champagne-Ardenne TGV", (), "Lille"),
         ),
         # "TGV" before a city is the train: "le TGV Besançon Dijon" leaves from Besançon
         ("un TGV Besançon Dijon", [("Besançon", "DEPART"), ("Dijon", "ARRIVEE")], ("Besançon", (), "Dijon")),
@@ -57,19 +57,19 @@ def trip_of(nlp, text, marked):
         (
             "Trajet quotidien Chantilly Paris Nord",
             [("Chantilly Paris", "DEPART")],
-            ("Chantilly", (), "Paris Gare du Nord"),
+            ("Chantilly", (), "Paris Nord"),
         ),
         # cut inside a compound: its dashes count for no word of the name
         (
             "de Moûtiers-Salins-Brides-les-Bains à Chambéry",
             [("Moûtiers-Salins-Brides", "DEPART"), ("Bains", "VIA"), ("Chambéry", "ARRIVEE")],
-            ("Moûtiers - Salins - Brides-les-Bains", (), "Chambéry"),
+            ("Moûtiers-Salins-Brides-les-Bains", (), "Chambéry"),
         ),
         # cut elsewhere than between the places: the station, then what is left of the mention
         (
             "2 billets marne la vallee bordeaux le 21/07",
             [("marne", "DEPART"), ("la vallee bordeaux", "ARRIVEE")],
-            ("Marne-la-Vallée Chessy", (), "Bordeaux"),
+            ("Marne-la-Vallée", (), "Bordeaux"),
         ),
         # a longer name from the mention before ("Hellemmes-Lille", a commune) is not what is meant
         (
@@ -81,19 +81,19 @@ def trip_of(nlp, text, marked):
         (
             "wimille wimereux boulogne ville aujourdhui",
             [("wimille wimereux boulogne", "DEPART"), ("ville", "ARRIVEE")],
-            ("Wimille - Wimereux", (), "Boulogne-sur-Mer"),
+            ("Wimille - Wimereux", (), "Boulogne Ville"),
         ),
         # names as people shorten them
         (
             "faut que j'aille a st gervais le fayet en partant d'annecy",
             [("st gervais", "ARRIVEE"), ("le fayet", "ARRIVEE"), ("annecy", "DEPART")],
-            ("Annecy", (), "Saint-Gervais-les-Bains Le Fayet"),
+            ("Annecy", (), "Saint-Gervais Le Fayet"),
         ),
-        ("de Golfe-Juan à Nice", [("Golfe-Juan", "DEPART"), ("Nice", "ARRIVEE")], ("Golfe Juan Vallauris", (), "Nice")),
+        ("de Golfe-Juan à Nice", [("Golfe-Juan", "DEPART"), ("Nice", "ARRIVEE")], ("Golfe-Juan", (), "Nice")),
         (
             "de Paris Gare de Lyon à Moûtiers-Salins samedi",
             [("Paris Gare de Lyon", "DEPART"), ("Moûtiers-Salins", "ARRIVEE")],
-            ("Paris Gare de Lyon", (), "Moûtiers - Salins - Brides-les-Bains"),
+            ("Paris Gare de Lyon", (), "Moûtiers-Salins"),
         ),
         # a name after the "gare de" that opens a mention goes on past it
         (

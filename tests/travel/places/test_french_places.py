@@ -361,8 +361,39 @@ def test_every_sncf_station_is_a_place_under_its_own_name(gaz):
 @pytest.mark.parametrize("typed,station", sorted(STATION_SPELLINGS.items()))
 def test_station_spellings_resolve_to_their_station(gaz, typed, station):
     place = gaz.place(typed)
-    assert place is not None and (place.kind, place.name) == ("station", station), place
-    assert place.uics and place.stations == (station,)
+    assert place is not None and (place.kind, place.stations) == ("station", (station,)), place
+    assert place.uics
+
+
+@pytest.mark.parametrize(
+    "typed,answer",
+    [
+        # The name the request used, spelled as SNCF or usage writes it, where it says the city:
+        ("valence tgv", "Valence TGV"),  # traveller name: Valence TGV Rhône-Alpes Sud
+        ("Valence TGV Rhône-Alpes Sud", "Valence TGV Rhône-Alpes Sud"),
+        ("paris nord", "Paris Nord"),  # network name Paris-Nord; traveller name Paris Gare du Nord
+        ("Paris-Nord", "Paris-Nord"),  # typed with its hyphen
+        ("nice ville", "Nice Ville"),  # traveller name: Nice
+        ("tgv haute picardie", "TGV Haute-Picardie"),
+        ("Paris Bercy", "Paris Bercy"),
+        ("marseille st charles", "Marseille Saint-Charles"),
+        ("Paris-St-Lazare", "Paris-Saint-Lazare"),  # St written out, the hyphens typed kept
+        ("Golfe-Juan", "Golfe-Juan"),  # SNCF: Golfe Juan Vallauris
+        ("valance tgv", "Valence TGV"),  # a typo: the form it is closest to
+        ("Les Aubrais-Orléans", "Les Aubrais-Orléans"),  # a town joined by SNCF keeps its hyphen
+        # No city in what was typed: SNCF's traveller name.
+        ("gare du nord", "Paris Gare du Nord"),
+        ("part dieu", "Lyon Part Dieu"),
+        ("Bercy", "Paris Bercy Bourgogne - Pays d'Auvergne"),
+        ("roissy cdg", "Aéroport Charles de Gaulle 2 TGV"),
+        ("Chasseneuil (Vienne)", "Chasseneuil-du-Poitou"),  # a network name's département: said by no one
+    ],
+)
+def test_a_station_is_answered_by_the_name_the_request_used(gaz, typed, answer):
+    place = gaz.place(typed)
+    assert place is not None and place.kind == "station" and place.name == answer, place
+    # The answer names the same station again (routes and the service look it up by name).
+    assert gaz.place(answer).stations == place.stations
 
 
 @pytest.mark.parametrize("typed", sorted(STATION_SPELLINGS))
