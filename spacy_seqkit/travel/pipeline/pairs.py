@@ -21,31 +21,38 @@ def then_chained(mentions: Sequence[Span]) -> bool:
     return all({"puis", "ensuite"} & {t.lower_ for t in doc[max(0, m.start - 3) : m.start]} for m in mentions[1:])
 
 
+# Words that join a departure to the arrival after it ("Lille Flandres vers Dunkerque", "Nancy
+# pour Metz", "Bordeaux à Paris"), read as joiners of a pair whichever end was read.
+ORDERED_JOINERS = {"vers", "pour", "à"}
+
+
 def adjacent_place(
     mention: Span, after: bool, read: Sequence[Tuple[str, Span, Place]], places: Places, max_tokens: int
 ) -> Optional[Found]:
     """A place `places` knows right after (or before) `mention`, of at most `max_tokens`
-    tokens, with at most two joining tokens between ("-", "/", "->", "et", ","), that no
-    mention of `read` covers: the other end of "albi carmaux"."""
+    tokens, with at most two joining tokens between ("-", "/", "->", "et", ",", "vers"), that
+    no mention of `read` covers: the other end of "albi carmaux"."""
     doc = mention.doc
     taken = {i for _, m, _ in read for i in range(m.start, m.end)}
     step = 1 if after else -1
     i = mention.end if after else mention.start - 1
     for _ in range(2):
-        if 0 <= i < len(doc) and doc[i].lower_ in PAIR_JOINERS:
+        if 0 <= i < len(doc) and (doc[i].lower_ in PAIR_JOINERS or doc[i].lower_ in ORDERED_JOINERS):
             i += step
-    if not 0 <= i < len(doc) or i in taken or not doc[i].is_alpha:
+    if not 0 <= i < len(doc) or i in taken or not is_word(doc[i]):  # "Bordeaux Saint-Jean - La Rochelle"
         return None
     for size in range(min(max_tokens, len(doc)), 0, -1):
         start, end = (i, i + size) if after else (i - size + 1, i + 1)
         if start < 0 or end > len(doc) or any(j in taken for j in range(start, end)):
             continue
         part = doc[start:end]
-        if not (part[0].is_alpha and is_word(part[-1])):  # "Paris Saint-Lazare"
+        if not (is_word(part[0]) and is_word(part[-1])):  # "Paris Saint-Lazare"
             continue
         place = places.place(part.text)
         if place is not None:
-            return part, place
+            beside = doc[start - 1] if not after and start > 0 else doc[end] if after and end < len(doc) else None
+            # "lille flandres ou lille europe vers arras": one of two, no end.
+            return None if beside is not None and beside.lower_ == "ou" else (part, place)
     return None
 
 

@@ -1,0 +1,63 @@
+"""The other end of a pair, right beside the one end read (`pairs.adjacent_place`): joined by a
+dash or by a word that orders them ("vers", "pour", "à"), a station with a hyphenated last word
+included ("Bordeaux Saint-Jean - La Rochelle"); never one of two alternatives."""
+
+import pytest
+import spacy
+from trip_helpers import marked_doc
+
+from spacy_seqkit.travel.pipeline import pairs
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    nlp = spacy.blank("fr")
+    nlp.add_pipe("seqkit_trip")
+    return nlp
+
+
+def trip_of(nlp, text, marked):
+    trip = nlp.get_pipe("seqkit_trip")(marked_doc(nlp, text, marked))._.trip
+    return trip["departure"], trip["arrival"]
+
+
+@pytest.mark.parametrize(
+    "text,marked,expected",
+    [
+        (
+            "2 adultes 1 enfant, Bordeaux Saint-Jean - La Rochelle, samedi 9h",
+            [("La Rochelle", "ARRIVEE")],
+            ("Bordeaux Saint-Jean", "La Rochelle"),
+        ),
+        (
+            "deux adultes et un enfant de 4 ans, Lille Flandres vers Dunkerque",
+            [("Dunkerque", "ARRIVEE")],
+            ("Lille Flandres", "Dunkerque"),
+        ),
+        ("2 places, Nancy pour Metz", [("Metz", "ARRIVEE")], ("Nancy", "Metz")),
+        (
+            "vendredi, Saint-Pierre-des-Corps à Poitiers",
+            [("Poitiers", "ARRIVEE")],
+            ("Saint-Pierre-des-Corps", "Poitiers"),
+        ),
+    ],
+)
+def test_the_other_end_beside_the_one_read(nlp, text, marked, expected, monkeypatch):
+    assert trip_of(nlp, text, marked) == expected
+    # Without the joining words and hyphenated words, the pair was not made.
+    with monkeypatch.context() as patch:
+        patch.setattr(pairs, "ORDERED_JOINERS", set())
+        patch.setattr(pairs, "is_word", lambda token: token.is_alpha)
+        assert trip_of(nlp, text, marked) != expected
+
+
+@pytest.mark.parametrize(
+    "text,marked,expected",
+    [
+        ("bjr lille flandres ou lille europe vers arras demain", [("arras", "ARRIVEE")], (None, "Arras")),
+        ("je pars de Lyon à midi", [("Lyon", "DEPART")], ("Lyon", None)),
+        ("un billet pour Nice", [("Nice", "ARRIVEE")], (None, "Nice")),
+    ],
+)
+def test_no_other_end_where_none_is_sure(nlp, text, marked, expected):
+    assert trip_of(nlp, text, marked) == expected
