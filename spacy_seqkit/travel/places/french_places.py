@@ -11,7 +11,7 @@ from .index import CITY_ALIASES, MIN_WORD_PLACE_POPULATION, Entry, NameIndex, lo
 from .lookup import candidate_keys, resolve_cached
 from .names import ARTICLE, FOREIGN_PLACES, TYPE_WORDS, normalise
 from .place import COMMUNE, STATION, Place
-from .stations import answer_name
+from .stations import answer_name, spelled_forms
 
 # The key of one typed word: requests repeat their words ("de", "à", "Paris").
 _word_key = functools.lru_cache(maxsize=1 << 16)(normalise)
@@ -25,6 +25,17 @@ def _communes_by_name() -> Dict[str, List[Commune]]:
         if commune.kind != "R":
             by_name.setdefault(commune.name, []).append(commune)
     return by_name
+
+
+@functools.lru_cache(maxsize=1)
+def _commune_keys() -> FrozenSet[str]:
+    return frozenset(normalise(c.name) for c in read_communes())
+
+
+@functools.lru_cache(maxsize=4096)
+def _spelled(station: str) -> Dict[str, str]:
+    """The written forms of a station by key, from which it is answered (`answer_name`)."""
+    return spelled_forms(shipped_data().stations, station, _commune_keys())
 
 
 class FrenchPlaces:
@@ -228,7 +239,7 @@ class FrenchPlaces:
             return Place(
                 text,
                 STATION,
-                answer_name(station.name, candidate_keys(normalise(text.strip())), text),
+                answer_name(station.name, _spelled(station.name), candidate_keys(normalise(text.strip())), text),
                 home.code if home else station.insee,
                 home.name if home else None,
                 (station.name,),

@@ -15,7 +15,15 @@ from .communes import Commune, read_communes
 from .names import ARTICLE, normalise, read_words
 from .sncf import DATA_FILE, Station, index_forms, read_stations, station_forms
 
-__all__ = ["COLLOQUIAL_NAMES", "DATA_FILE", "Station", "StationData", "answer_name", "read_station_data"]
+__all__ = [
+    "COLLOQUIAL_NAMES",
+    "DATA_FILE",
+    "Station",
+    "StationData",
+    "answer_name",
+    "read_station_data",
+    "spelled_forms",
+]
 
 # What people call a few big stations, beside SNCF's names (facts of usage): airports by their
 # codes, Marne-la-Vallée for Disneyland's station, the Paris stations by their old names.
@@ -183,7 +191,7 @@ def read_station_data() -> StationData:
     )
 
 
-def _spelled(data: StationData, name: str, commune_keys: FrozenSet[str] = frozenset()) -> Dict[str, str]:
+def spelled_forms(data: StationData, name: str, commune_keys: FrozenSet[str] = frozenset()) -> Dict[str, str]:
     """The written forms of the station `name` by normalised key: SNCF's (its traveller name
     first), usage's (`COLLOQUIAL_NAMES`); a network name that joins a qualifier to the city
     with a hyphen spelled as traveller names are ("Paris-Nord", "Nice-Ville", "Metz-Ville":
@@ -201,18 +209,6 @@ def _spelled(data: StationData, name: str, commune_keys: FrozenSet[str] = frozen
                 form = f"{head} {rest}"
         spelled.setdefault(normalise(form), form)
     return spelled
-
-
-@functools.lru_cache(maxsize=4096)
-def _spelled_cached(name: str) -> Dict[str, str]:
-    from .index import shipped_data  # the shipped station data (index imports this module)
-
-    return _spelled(shipped_data().stations, name, _commune_keys())
-
-
-@functools.lru_cache(maxsize=1)
-def _commune_keys() -> FrozenSet[str]:
-    return frozenset(normalise(c.name) for c in read_communes())
 
 
 _SEPARATORS = re.compile(r"(\s*-\s*|\s+)")
@@ -234,15 +230,14 @@ def _as_typed(form: str, typed: str) -> str:
     return "".join(parts)
 
 
-def answer_name(name: str, typed_keys: Sequence[str], typed: str = "") -> str:
-    """The name the station `name` (SNCF's traveller name) is answered by, the request having
-    typed it as `typed_keys` (normalised, most literal first, as the lookup tries them): the
+def answer_name(name: str, spelled: Dict[str, str], typed_keys: Sequence[str], typed: str = "") -> str:
+    """The name the station `name` (SNCF's traveller name; `spelled`: its `spelled_forms`) is
+    answered by, the request having typed it as `typed_keys` (normalised, most literal first, as the lookup tries them): the
     form of the station's names it typed (the closest one for a typo: one edit in five
     letters), with a capital, where that form holds the first word of the traveller name, its
     city ("Valence TGV", "Paris Nord", "Besançon TGV", "TGV Haute-Picardie"); else the
     traveller name ("gare du Nord", "Bercy", "CDG"). People ask for the name they used back;
     the traveller name stays in the place value (`Place.stations`)."""
-    spelled = _spelled_cached(name)
     form = next((spelled[k] for k in typed_keys if k in spelled), None)
     if form is None and typed_keys:
         from rapidfuzz import process

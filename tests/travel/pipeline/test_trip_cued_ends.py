@@ -49,7 +49,7 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
         ("Ma tante vit à Sellières et voudrait venir à Dole", [("Dole", "ARRIVEE")], ("Sellières", "Dole")),
         ("rejoindre Troyes depuis la gare de l'Est le mardi 16", [("Troyes", "ARRIVEE")], ("Paris Est", "Troyes")),
         ("partir de Modane samedi, toujours à destination de Chambéry", [("Modane", "DEPART")], ("Modane", "Chambéry")),
-        ("nous quittons Nancy pour Épinal samedi", [("Épinal", "ARRIVEE")], ("Nancy", "Épinal")),
+        ("nous quittons Nancy samedi pour Épinal", [("Épinal", "ARRIVEE")], ("Nancy", "Épinal")),
         ("embauchée à Rennes, j'habite toujours à Vitré", [("Rennes", "ARRIVEE")], ("Vitré", "Rennes")),
         (
             "J'ai raté mon train pour Annecy, je suis toujours à Aix-les-Bains",
