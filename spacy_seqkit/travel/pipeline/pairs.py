@@ -50,9 +50,10 @@ def adjacent_place(
             continue
         place = places.place(part.text)
         if place is not None:
-            beside = doc[start - 1] if not after and start > 0 else doc[end] if after and end < len(doc) else None
-            # "lille flandres ou lille europe vers arras": one of two, no end.
-            return None if beside is not None and beside.lower_ == "ou" else (part, place)
+            beside = end if after else start - 1
+            if 0 <= beside < len(doc) and doc[beside].lower_ == "ou":
+                return None  # "lille flandres ou lille europe vers arras": one of two, no end
+            return part, place
     return None
 
 

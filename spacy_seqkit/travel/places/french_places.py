@@ -27,15 +27,17 @@ def _communes_by_name() -> Dict[str, List[Commune]]:
     return by_name
 
 
-@functools.lru_cache(maxsize=1)
-def _commune_keys() -> FrozenSet[str]:
-    return frozenset(normalise(c.name) for c in read_communes())
+def _names_a_commune(key: str) -> bool:
+    """`key` is a commune's name, normalised (read from the shipped index: no list to build)."""
+    index = load_index(0)
+    entry = index.by_key.get(key)
+    return entry is not None and entry.name in index.populations and normalise(entry.name) == key
 
 
 @functools.lru_cache(maxsize=4096)
 def _spelled(station: str) -> Dict[str, str]:
     """The written forms of a station by key, from which it is answered (`answer_name`)."""
-    return spelled_forms(shipped_data().stations, station, _commune_keys())
+    return spelled_forms(shipped_data().stations, station, _names_a_commune)
 
 
 class FrenchPlaces:

@@ -9,7 +9,7 @@ station's answer is SNCF's traveller name ("Lyon Part Dieu", "Paris Est").
 
 import functools
 import re
-from typing import Dict, FrozenSet, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from .communes import Commune, read_communes
 from .names import ARTICLE, normalise, read_words
@@ -191,7 +191,7 @@ def read_station_data() -> StationData:
     )
 
 
-def spelled_forms(data: StationData, name: str, commune_keys: FrozenSet[str] = frozenset()) -> Dict[str, str]:
+def spelled_forms(data: StationData, name: str, names_a_commune: Callable[[str], bool]) -> Dict[str, str]:
     """The written forms of the station `name` by normalised key: SNCF's (its traveller name
     first), usage's (`COLLOQUIAL_NAMES`); a network name that joins a qualifier to the city
     with a hyphen spelled as traveller names are ("Paris-Nord", "Nice-Ville", "Metz-Ville":
@@ -204,7 +204,7 @@ def spelled_forms(data: StationData, name: str, commune_keys: FrozenSet[str] = f
             continue  # a network name's département or "(RER)" is said by no one
         if form == station.network_name and "-" in form and normalise(form) != normalise(name):
             head, rest = form.split("-", 1)
-            town = normalise(rest) in commune_keys and normalise(name) not in commune_keys
+            town = names_a_commune(normalise(rest)) and not names_a_commune(normalise(name))
             if name.startswith(head) and not town:
                 form = f"{head} {rest}"
         spelled.setdefault(normalise(form), form)
