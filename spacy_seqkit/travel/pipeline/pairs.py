@@ -11,7 +11,7 @@ from ..places.contract import Places
 from ..places.names import normalise
 from ..places.place import Place
 from .cued_ends import PAIR_JOINERS, Found, cued_role
-from .written import is_word
+from .written import is_word, words_of
 
 
 def then_chained(mentions: Sequence[Span]) -> bool:
@@ -82,7 +82,7 @@ def run_together(span: Span, places: Places) -> bool:
     population = getattr(places, "population", None)
     if population is None or len(span) < 2:
         return False
-    runs = places.name_spans([t.text for t in span])
+    runs = places.name_spans(words_of(span.doc, span.start, span.end))
     if len(runs) < 2:
         return False
     covered = {i for s, e in runs for i in range(s, e)}

@@ -19,6 +19,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from ..places.contract import Places, check_places
+from .written import words_of
 
 MARKER = "<lieu>"
 
@@ -42,7 +43,7 @@ class PlaceMarker:
     def __call__(self, doc: Doc) -> Doc:
         # The French places' `marked_spans`: the runs the trained pipelines learnt from.
         spans = getattr(self.places, "marked_spans", None) or self.places.name_spans
-        for start, end in spans([t.text for t in doc]):
+        for start, end in spans(words_of(doc)):
             for token in doc[start:end]:
                 token.norm_ = self.marker
         return doc

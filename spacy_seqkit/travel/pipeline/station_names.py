@@ -11,7 +11,7 @@ from spacy.tokens import Doc, Span, Token
 
 from ..places.contract import Places
 from ..places.place import STATION
-from .written import is_word
+from .written import is_word, words_of
 
 # How many words a mention may grow by on each side: "Le Creusot" + "Montceau Montchanin TGV"
 # (a compound's dashes count for none: "Moûtiers-Salins-Brides" + "-les-Bains").
@@ -126,7 +126,7 @@ def widest_station(span: Span, places: Places, before: Optional[Span] = None) ->
     if before is not None and before.start < lowest < before.end:
         lowest = before.end
     highest = _words_away(doc, span.end - 1, MAX_EXTRA_WORDS, 1) + 1 if right else span.end
-    words = [t.text for t in doc[lowest:highest]]
+    words = words_of(doc, lowest, highest)
     best: Optional[Tuple[int, int]] = None
     # A mention before that names no one place ("wimille wimereux boulogne") may give up its end.
     cuttable = before is not None and before.end == span.start and places.place(before.text) is None

@@ -2,7 +2,7 @@
 where every word looks like one."""
 
 import re
-from typing import Optional, Union
+from typing import List, Optional, Union
 
 from spacy.tokens import Doc, Span, Token
 
@@ -25,6 +25,13 @@ def check_unknown_names(value: str) -> str:
     if value not in UNKNOWN_NAMES_SETTINGS:
         raise ValueError(f"unknown_names must be one of 'keep', 'drop', got {value!r}")
     return value
+
+
+def words_of(doc: Doc, start: int = 0, end: Optional[int] = None) -> List[str]:
+    """The texts of the doc's tokens `start:end`, from its arrays rather than its tokens
+    (as `doc_text`): the place rules read a doc's words several times."""
+    strings = doc.vocab.strings
+    return [strings[orth] for orth in doc.to_array("ORTH")[start:end].tolist()]
 
 
 def doc_text(doc: Doc) -> str:

@@ -17,6 +17,13 @@ from .stations import answer_name, spelled_forms
 _word_key = functools.lru_cache(maxsize=1 << 16)(normalise)
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _word_run(word: str) -> Tuple[str, int, str]:
+    """What `_spans` reads of one typed word: its key, the key's words and its first word."""
+    key = _word_key(word)
+    return key, len(key.split()), key.split(" ", 1)[0]
+
+
 @functools.lru_cache(maxsize=1)
 def _communes_by_name() -> Dict[str, List[Commune]]:
     """Official name → the communes of that name (arrondissements aside), in the list's order."""
@@ -145,17 +152,22 @@ class FrenchPlaces:
         return self._spans(words, max_words, whole=False)
 
     def _spans(self, words: List[str], max_words: int, whole: bool) -> List[Tuple[int, int]]:
-        keys = [_word_key(w) for w in words]
-        sizes = [len(k.split()) for k in keys]  # a word may normalise to several ("Saint-Malo")
+        runs = [_word_run(w) for w in words]
+        keys = [r[0] for r in runs]
+        sizes = [r[1] for r in runs]  # a word may normalise to several ("Saint-Malo")
+        # The runs from a word that could be a key: up to as many words as the longest key
+        # starting with its first word (0: none starts there).
+        head_words = self._index.head_words
+        longest = [head_words.get(r[2], 0) if r[0] else 0 for r in runs]
         spans, start, n = [], 0, len(words)
         while start < n:
-            end = self._run_end(keys, sizes, start, max_words, whole)
+            end = self._run_end(keys, sizes, longest, start, max_words, whole)
             if end is None:
                 start += 1
                 continue
             if whole:  # a longer run starting inside this one and ending after it
                 for inner in range(start + 1, end):
-                    inner_end = self._run_end(keys, sizes, inner, max_words, whole)
+                    inner_end = self._run_end(keys, sizes, longest, inner, max_words, whole)
                     if inner_end is not None and inner_end > end and inner_end - inner > end - start:
                         start, end = inner, inner_end
                         break
@@ -163,25 +175,26 @@ class FrenchPlaces:
             start = end
         return spans
 
-    def _run_end(self, keys: List[str], sizes: List[int], start: int, max_words: int, whole: bool) -> Optional[int]:
+    def _run_end(
+        self, keys: List[str], sizes: List[int], longest: List[int], start: int, max_words: int, whole: bool
+    ) -> Optional[int]:
         """The end of the longest run from `start` that spells a place name (`_spans`)."""
-        index = self._index
-        # The runs from `start` that could be a key: up to as many words as the longest key
-        # starting with this word.
-        longest = index.head_words.get(keys[start].split(" ", 1)[0], 0) if keys[start] else 0
+        if not longest[start]:
+            return None
         # (With `whole`, punctuation has no key and counts for no word: "La
         # Bastide-Saint-Laurent-les-Bains".)
         last, count, taken, n = start, 0, 0, len(keys)
-        while last < n and taken < max_words and count + sizes[last] <= longest:
+        while last < n and taken < max_words and count + sizes[last] <= longest[start]:
             count += sizes[last]
             if keys[last] or not whole:
                 taken += 1
             last += 1
+        by_key = self._index.by_key
         for end in range(last, start, -1):
             if not keys[end - 1]:
                 continue
             key = " ".join(k for k in keys[start:end] if k)
-            entry = index.by_key.get(key)
+            entry = by_key.get(key)
             if entry is None or ARTICLE.sub("", key) in TYPE_WORDS:
                 continue
             if key in self.common_words and entry.rank > 0 and entry.population < MIN_WORD_PLACE_POPULATION:
@@ -220,37 +233,55 @@ class FrenchPlaces:
         and the stations serving it; None when it names no known place (see `resolve`)."""
         if not isinstance(text, str):
             raise TypeError(f"place() expects a str, got {type(text).__name__}")
-        entry = resolve_cached(self.min_population, self.ordinary_words, text.strip())
-        return None if entry is None else self.place_of(text, entry)
+        return _place_cached(self.min_population, self.ordinary_words, text)
 
     def homonyms(self, text: str) -> List[Place]:
         """The other communes of 5,000 inhabitants or more (`index.HOMONYM_POPULATION`) a
         name typed exactly may stand for besides `place(text)`, biggest first: "boulogne" →
         [Boulogne-sur-Mer] (Boulogne-Billancourt is `place("boulogne")`). No typo reading."""
-        index = self._index
-        key = next((k for k in candidate_keys(normalise(text.strip())) if k in index.by_key), None)
-        return [self.place_of(text, e) for e in index.homonyms.get(key, ())] if key else []
+        return list(_homonyms_cached(self.min_population, text))
 
     def place_of(self, text: str, entry: Entry) -> Place:
         """The `Place` of an index entry, `text` being what was typed."""
-        shipped = shipped_data()
-        data = shipped.stations
-        station = data.by_name.get(entry.name) if entry.name in self._index.stations else None
-        if station is not None:
-            home = data.commune.get(station.name)
-            return Place(
-                text,
-                STATION,
-                answer_name(station.name, _spelled(station.name), candidate_keys(normalise(text.strip())), text),
-                home.code if home else station.insee,
-                home.name if home else None,
-                (station.name,),
-                station.uics,
-            )
-        code = entry.code or shipped.codes.get(entry.name, "")
-        current = shipped.current.get(code) if code else None
-        serving = list(data.serving.get(entry.name, ()))
-        if current is not None:
-            serving += [s for s in data.serving.get(current.name, ()) if s not in serving]
-        uics = tuple(u for s in serving for u in data.by_name[s].uics)
-        return Place(text, COMMUNE, entry.name, code or None, current.name if current else None, tuple(serving), uics)
+        return _place_of(self._index, text, entry)
+
+
+# A mention's place and homonyms, by what was typed: the trip component asks for the same
+# words several times a request ("Lyon" as a mention, in a pair, beside a homonym...), and
+# requests repeat their places. Module-level, as `resolve_cached`, which they read.
+@functools.lru_cache(maxsize=1 << 16)
+def _place_cached(min_population: int, ordinary_words: FrozenSet[str], text: str) -> Optional[Place]:
+    entry = resolve_cached(min_population, ordinary_words, text.strip())
+    return None if entry is None else _place_of(load_index(min_population), text, entry)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _homonyms_cached(min_population: int, text: str) -> Tuple[Place, ...]:
+    index = load_index(min_population)
+    key = next((k for k in candidate_keys(normalise(text.strip())) if k in index.by_key), None)
+    return tuple(_place_of(index, text, e) for e in index.homonyms.get(key, ())) if key else ()
+
+
+def _place_of(index: NameIndex, text: str, entry: Entry) -> Place:
+    """The `Place` of an index entry of `index`, `text` being what was typed."""
+    shipped = shipped_data()
+    data = shipped.stations
+    station = data.by_name.get(entry.name) if entry.name in index.stations else None
+    if station is not None:
+        home = data.commune.get(station.name)
+        return Place(
+            text,
+            STATION,
+            answer_name(station.name, _spelled(station.name), candidate_keys(normalise(text.strip())), text),
+            home.code if home else station.insee,
+            home.name if home else None,
+            (station.name,),
+            station.uics,
+        )
+    code = entry.code or shipped.codes.get(entry.name, "")
+    current = shipped.current.get(code) if code else None
+    serving = list(data.serving.get(entry.name, ()))
+    if current is not None:
+        serving += [s for s in data.serving.get(current.name, ()) if s not in serving]
+    uics = tuple(u for s in serving for u in data.by_name[s].uics)
+    return Place(text, COMMUNE, entry.name, code or None, current.name if current else None, tuple(serving), uics)

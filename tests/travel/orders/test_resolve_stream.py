@@ -68,11 +68,13 @@ def new_words_orders(n: int, seed: int) -> list:
     return [Order(i + 1, str(i), f"de Marseille à {word().capitalize()} avec {word()}", None) for i in range(n)]
 
 
-def test_answering_new_words_keeps_the_vocabulary_flat(nlp):
+def test_answering_new_words_keeps_the_vocabulary_flat(nlp, monkeypatch):
     """A partition is answered in a spaCy memory zone: the strings of its new words are
     freed after it, so that a stream of millions of orders keeps a vocabulary of flat
     size, with the answers given without the zone."""
-    answer.answer_batch(nlp, new_words_orders(5, seed=2))  # the pipeline's first batch, whenever it came
+    monkeypatch.setattr(answer, "_warmed", answer.weakref.WeakKeyDictionary())
+    monkeypatch.setattr(answer, "WARM_ORDERS", 5)
+    answer.answer_batch(nlp, new_words_orders(5, seed=2))  # the pipeline's first orders, kept
     orders = new_words_orders(200, seed=3)
     before = len(nlp.vocab.strings)
     answers = answer.answer_batch(nlp, orders)
@@ -81,22 +83,23 @@ def test_answering_new_words_keeps_the_vocabulary_flat(nlp):
     assert len(nlp.vocab.strings) > before  # without the zone, they stay
 
 
-def test_a_pipelines_first_batch_keeps_its_words_once(nlp, monkeypatch):
+def test_a_pipelines_first_orders_keep_their_words_once(nlp, monkeypatch):
     """spaCy's tokenizer caches nothing inside a memory zone: the words of a pipeline's first
-    WARM_ORDERS orders are tokenized outside it and kept (the words requests share are then
-    read from its cache); later batches add nothing, and the answers are the same."""
-    monkeypatch.setattr(answer, "_warm", answer.weakref.WeakSet())
+    WARM_ORDERS orders, over its first batches, are tokenized outside it and kept (the words
+    requests share are then read from its cache); later orders add nothing, and the answers
+    are the same."""
+    monkeypatch.setattr(answer, "_warmed", answer.weakref.WeakKeyDictionary())
     monkeypatch.setattr(answer, "WARM_ORDERS", 3)
-    first, later = new_words_orders(5, seed=11), new_words_orders(5, seed=12)
+    first, second, later = (new_words_orders(n, seed=seed) for n, seed in ((2, 11), (5, 12), (5, 13)))
     before = len(nlp.vocab.strings)
-    answers = answer.answer_batch(nlp, first)
+    answers = answer.answer_batch(nlp, first) + answer.answer_batch(nlp, second)
     kept = len(nlp.vocab.strings)
-    words = {w for o in first[:3] for w in o.sentence.split()}
+    words = {w for o in first + second[:1] for w in o.sentence.split()}
     assert kept > before and all(w in nlp.vocab.strings for w in words)
-    assert not any(w in nlp.vocab.strings for o in first[3:] for w in o.sentence.split()[-3::2])
+    assert not any(w in nlp.vocab.strings for o in second[1:] for w in o.sentence.split()[-3::2])
     answer.answer_batch(nlp, later)
     assert len(nlp.vocab.strings) == kept
-    assert answers == answer.answer_batch(nlp, first)
+    assert answers == answer.answer_batch(nlp, first) + answer.answer_batch(nlp, second)
 
 
 def test_stream_equals_the_resolver_before_streaming(nlp, tmp_path):
