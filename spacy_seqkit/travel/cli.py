@@ -98,7 +98,7 @@ def resolve_command(
     output_dir: Path = typer.Option(
         None, "--output-dir", help="One answers file per partition (part-00000.csv, ...) instead of one"
     ),
-    batch_size: int = typer.Option(64, "--batch-size", "-b", help="Sentences per nlp.pipe batch"),
+    batch_size: int = typer.Option(256, "--batch-size", "-b", help="Sentences per nlp.pipe batch"),
     n_process: int = typer.Option(
         1,
         "--n-process",
@@ -141,6 +141,7 @@ def resolve_command(
 
     from .orders.dask_backend import is_scheduler_address
     from .orders.stream import (
+        FIRST_PARTITION,
         expand_inputs,
         make_backend,
         open_output,
@@ -200,7 +201,7 @@ def resolve_command(
                 out=out,
                 output_dir=output_dir,
                 partition_size=partition_size_for(partition_size, batch_size),
-                first_partition_size=batch_size,
+                first_partition_size=min(batch_size, FIRST_PARTITION),
                 progress=wants_progress(quiet),
                 steps=steps,
                 route=routes,

@@ -85,6 +85,10 @@ def read_partitions(
                 stream.close()
 
 
+# Orders of the first partition (at most one batch): the first answers come after a small one.
+FIRST_PARTITION = 64
+
+
 def partition_size_for(partition_size: int, batch_size: int) -> int:
     """`partition_size` rounded up to a whole number of batches."""
     return max(1, -(-partition_size // batch_size)) * batch_size

@@ -12,6 +12,7 @@ not ("la rue de Paris à Lille"), and is a street in lowercase too."""
 
 from typing import List, Optional, Set, Tuple
 
+from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span
 
 from ..places.contract import Places
@@ -27,6 +28,8 @@ LANDMARK_WORDS = frozenset(
 # they are streets in lowercase too ("12 rue de Paris"); not "place", "chemin", "route" or
 # "quai", which are also a seat, a way and a platform ("une place de Paris à Lyon").
 STREET_WORDS = frozenset("rue avenue boulevard bd impasse".split())
+# Their ids in a doc's LOWER array: most requests have none of them, and are read no further.
+_WORD_IDS = frozenset(get_string_id(w) for w in LANDMARK_WORDS | STREET_WORDS)
 ARTICLES = frozenset({"la", "le", "les", "l'", "l’"})
 # "le Château de Versailles": a landmark named after its town.
 FROM = frozenset({"de", "du", "des", "d'", "d’"})
@@ -71,7 +74,10 @@ def landmarks(doc: Doc, places: Places) -> Tuple[Set[int], List[Tuple[int, int]]
     found: Set[int] = set()
     known: List[Tuple[int, int]] = []
     n = len(doc)
-    for token in doc:
+    for i, lower in enumerate(doc.to_array("LOWER").tolist()):
+        if lower not in _WORD_IDS:
+            continue
+        token = doc[i]
         street = token.lower_ in STREET_WORDS
         if not street and (token.lower_ not in LANDMARK_WORDS or not _title(token.text)):
             continue
