@@ -18,7 +18,7 @@ word before it says which end it is:
 - the arrival where someone else lives, once the departure is named ("mes parents habitent
   Tarbes, je voudrais les rejoindre depuis Toulouse");
 - either end said of a place after it: "Pontarlier est ma gare de départ", "Dole sera ma
-  destination";
+  destination", "Nantes comme destination", "Chambéry mon départ";
 - the departure after "depuis", "départ", a leaving verb's object ("nous quittons Metz"), after
   "de" that follows a word of leaving ("je pars de prades"), after "de" right before the
   arrival's "à" ("de langres a chaumont"), or where one lives ("j'habite Abbeville", "ma tante
@@ -30,7 +30,8 @@ When the recognizer read neither end and the words name one place that is left (
 
 And two ends the recognizer read the other way round, by the same words: the arrival after a
 departure's cue ("le lioran depuis aurillac", "chenonceaux au départ de tours") or the departure
-after an arrival's, while the other end has no cue of its own role (`roles_reversed`).
+after an arrival's, or said after it ("Grenoble sera mon arrivée, Chambéry mon départ"), while
+the other end has no cue of its own role (`roles_reversed`).
 
 Only exact names of the places count (`Places.name_spans`: no typo reading, a common word
 only for a town), so "de la gare" or "à pied" give nothing.
@@ -44,6 +45,7 @@ from ..places.contract import Places
 from ..places.names import normalise
 from ..places.place import Place
 from .ruled_out import is_ruled_out
+from .subject_roles import role_after
 from .written import words_of
 
 ARRIVAL_CUES = frozenset({"pour", "pr", "vers", "jusqu'à", "jusqu'a", "jusqu’à", "jusqu", "jusque", "direction"})
@@ -99,13 +101,6 @@ BETWEEN = frozenset({"euh", "heu", "hum", "bah", "ben", "la", "le", "les", "l'",
 TO_STATION = BETWEEN | FROM | {"gare", "station"}
 # "à destination de X", "en direction de X": an arrival after "de".
 TOWARDS = frozenset({"destination", "direction"})
-
-# The place as the subject: "Pontarlier est ma gare de départ", "Dole sera ma destination".
-IS = frozenset({"est", "sera", "serait", "reste"})
-ROLE_WORDS = {"départ": "DEPART", "depart": "DEPART", "arrivée": "ARRIVEE", "arrivee": "ARRIVEE"}
-ROLE_WORDS.update(dict.fromkeys(("destination", "terminus"), "ARRIVEE"))
-# What may stand between "est" and the role: "ma gare de", "mon point de", "la ville d'".
-ROLE_LINKS = FROM | frozenset("mon ma notre le la l' l’ point gare ville lieu station".split())
 
 # "X > Y", "X -> Y": the way the trip goes, whatever the words before X say.
 ARROWS = frozenset({">", "->", "→", "=>", ">>", "-", "–", "—", "-->"})
@@ -239,9 +234,14 @@ def _cued(
         if bare_pair and (before or any(_word(doc, i) in PAIR_AFTER for i in range(e2, e2 + 4))):
             return _place(doc, places, runs[0]), _place(doc, places, runs[1])
     if departure is None and arrival is None:
+        # "Metz comme point de départ et Nancy comme destination": each place said to be one end.
+        said = [[run for run in runs if role_after(doc, run[1]) == role] for role in ("DEPART", "ARRIVEE")]
+        if len(said[0]) == 1 == len(said[1]):
+            return _place(doc, places, said[0][0]), _place(doc, places, said[1][0])
         # "mon ami habite à Lille et je veux aller le voir depuis Arras", the recognizer reading
-        # neither end: one place its words say is left, then the arrival as for a departure read.
-        left = [run for run in runs if _left_from(doc, run[0])]
+        # neither end: one place its words say is left (or is said to be the departure), then the
+        # arrival as for a departure read.
+        left = [run for run in runs if _left_from(doc, run[0]) or role_after(doc, run[1]) == "DEPART"]
         found = _place(doc, places, left[0]) if len(left) == 1 else None
         if found is None:
             return None, None
@@ -261,7 +261,7 @@ def _cued(
             if (
                 cue in ARRIVAL_CUES
                 or cue in REACHING
-                or _role_after(doc, e) == "ARRIVEE"
+                or role_after(doc, e) == "ARRIVEE"
                 or towards
                 or (cue in LOCATIVE and (s > departure.start or _word(doc, i - 1) in GOING))
                 or (left_from and ((cue in LOCATIVE and not staying) or venue))
@@ -275,20 +275,9 @@ def _cued(
             before_arrival = cue in FROM and _leads_to(doc, e, arrival)
             lives = _word(doc, i - 1) in STAYING or (_word(doc, i - 1) in STILL and _word(doc, i - 2) in STAYING)
             living = cue in LIVING or (cue in LOCATIVE and lives)
-            if _left_from(doc, s) or _role_after(doc, e) == "DEPART" or before_arrival or living:
+            if _left_from(doc, s) or role_after(doc, e) == "DEPART" or before_arrival or living:
                 return _place(doc, places, (s, e)), None
     return None, None
-
-
-def _role_after(doc: Doc, end: int) -> Optional[str]:
-    """The end a place is said to be by the words after it ("Pontarlier est ma gare de départ",
-    "Dole sera ma destination"), or None."""
-    if _word(doc, end) not in IS:
-        return None
-    i = end + 1
-    while _word(doc, i) in ROLE_LINKS and i < end + 6:
-        i += 1
-    return ROLE_WORDS.get(_word(doc, i))
 
 
 def _joined_pair(
@@ -356,6 +345,12 @@ def cued_role(doc: Doc, mention: Span) -> Optional[str]:
     return "ARRIVEE" if cue in ARRIVAL_CUES or cue in REACHING else None
 
 
+def said_role(doc: Doc, mention: Span) -> Optional[str]:
+    """The end the words say `mention` is: before it (`cued_role`), else after it, the place
+    as the subject ("Grenoble sera mon arrivée, Chambéry mon départ")."""
+    return cued_role(doc, mention) or role_after(doc, mention.end)
+
+
 def lone_end_reversed(
     departures: Sequence[Tuple[str, Span, Place]], arrivals: Sequence[Tuple[str, Span, Place]]
 ) -> bool:
@@ -364,12 +359,13 @@ def lone_end_reversed(
     if len(departures) + len(arrivals) != 1:
         return False
     mention = (departures or arrivals)[0][1]
-    role = cued_role(mention.doc, mention)
+    role = said_role(mention.doc, mention)
     return role is not None and role != ("DEPART" if departures else "ARRIVEE")
 
 
 def roles_reversed(departure: Span, arrival: Span) -> bool:
-    """The recognizer's departure and arrival are the other way round by their cues: the
+    """The recognizer's departure and arrival are the other way round by what the words say of
+    them (`said_role`: before them, or after them as a subject): the
     arrival after a departure's cue and the departure after no such cue, or the departure
     after an arrival's cue and the arrival after no such cue. An arrow from the departure to the
     arrival, or the arrival right after the departure, keeps them: the cue is the pair's
@@ -379,7 +375,7 @@ def roles_reversed(departure: Span, arrival: Span) -> bool:
         all(t in ARROWS for t in between) or (between[0] == "(" and between[-1] == ")")
     ):
         return False
-    cue_of_departure, cue_of_arrival = cued_role(departure.doc, departure), cued_role(arrival.doc, arrival)
+    cue_of_departure, cue_of_arrival = said_role(departure.doc, departure), said_role(arrival.doc, arrival)
     return (cue_of_arrival == "DEPART" and cue_of_departure != "DEPART") or (
         cue_of_departure == "ARRIVEE" and cue_of_arrival != "ARRIVEE"
     )

@@ -107,6 +107,11 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
             ("Pontarlier", "Besançon"),
         ),
         ("Je pars de Dijon demain et Dole sera ma destination", [("Dijon", "DEPART")], ("Dijon", "Dole")),
+        ("Vierzon comme destination, au départ de Bourges", [("Bourges", "DEPART")], ("Bourges", "Vierzon")),
+        ("Niort ma destination, je pars de Poitiers", [("Poitiers", "DEPART")], ("Poitiers", "Niort")),
+        # ... each place so, the recognizer reading neither; or the departure so, then the arrival's cue
+        ("avec Metz comme point de départ et Nancy comme destination", [], ("Metz", "Nancy")),
+        ("Laval comme point de départ, je vais à Rennes", [], ("Laval", "Rennes")),
         # the one end read, the other by its cue: then the other end after its own
         (
             "Y a-t-il une gare à Rocamadour ? Je viens de Brive",
@@ -160,6 +165,8 @@ def test_a_missing_end_is_read_after_its_cue(nlp, text, marked, expected, monkey
         ("je pars de Lyon ou depuis Lille, j'habite à Nice", []),
         # a place the request rules out is no end
         ("je pars de Dax mais pas pour Hendaye", [("Dax", "DEPART")]),
+        # a possessive after a place that says no end of the trip
+        ("Quimper ma ville natale, quel beau port", []),
         # a name typed right that the runs leave out is no slip to correct ("Grand", Vosges)
         ("je pars de Menton pour le Grand Prix", [("Menton", "DEPART")]),
         # nor a word of fewer than 5 letters ("lile")
@@ -218,6 +225,11 @@ def test_pair_ends_off_reads_no_cue(nlp):
             "Je voudrais aller au mariage de mon cousin à Vannes, je vis à Angers",
             [("Vannes", "DEPART"), ("Angers", "ARRIVEE")],
             ("Angers", "Vannes"),
+        ),
+        (
+            "Grenoble sera mon arrivée, Chambéry mon départ",  # each end said after its place
+            [("Grenoble", "DEPART"), ("Chambéry", "ARRIVEE")],
+            ("Chambéry", "Grenoble"),
         ),
         (
             "svp un billet pr aller a rennes jsuis a brest",  # going "à", being "à"
