@@ -44,7 +44,7 @@ from spacy.tokens import Doc, Span
 from ..places.contract import Places
 from ..places.names import normalise
 from ..places.place import Place
-from .ruled_out import is_ruled_out
+from .ruled_out import is_ruled_out, reversed_after
 from .subject_roles import role_after
 from .written import words_of
 
@@ -370,6 +370,8 @@ def roles_reversed(departure: Span, arrival: Span) -> bool:
     after an arrival's cue and the arrival after no such cue. An arrow from the departure to the
     arrival, or the arrival right after the departure, keeps them: the cue is the pair's
     ("billet pr evreux > st lazare", "combien pour Banvillars (Territoire de Belfort) Lannion")."""
+    if reversed_after(max(departure.end, arrival.end), departure.doc):  # "..., euh non, l'inverse"
+        return True
     between = [t.text for t in departure.doc[departure.end : arrival.start]]
     if departure.end <= arrival.start and (
         all(t in ARROWS for t in between) or (between[0] == "(" and between[-1] == ")")

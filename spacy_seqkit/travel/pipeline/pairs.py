@@ -11,6 +11,7 @@ from ..places.contract import Places
 from ..places.names import normalise
 from ..places.place import Place
 from .cued_ends import PAIR_JOINERS, Found, cued_role
+from .ruled_out import corrects_before
 from .written import is_word, words_of
 
 
@@ -58,10 +59,16 @@ def adjacent_place(
 
 
 def cued_first(found: List[Tuple[str, Span, Place]], role: str) -> List[Tuple[str, Span, Place]]:
-    """Several ends read with one `role` ("DEPART", "ARRIVEE"), the first after no cue of it
-    and exactly one other after its cue: that one first ("Signé : Marie Lourdes. Je pars de Dax
-    pour aller à Bayonne": Bayonne, after "aller à", not the village of Marie)."""
-    if len(found) < 2 or cued_role(found[0][1].doc, found[0][1]) == role:
+    """Several ends read with one `role` ("DEPART", "ARRIVEE"): the last one a correction
+    brings first (`ruled_out.corrects_before`); else, the first after no cue of it and exactly
+    one other after its cue: that one first ("Signé : Marie Lourdes. Je pars de Dax pour aller à
+    Bayonne": Bayonne, after "aller à", not the village of Marie)."""
+    if len(found) < 2:
+        return found
+    corrected = [f for f in found[1:] if corrects_before(f[1])]
+    if corrected:  # "je pars de Nantes pour Rennes, finalement plutôt au départ d'Angers"
+        return corrected[-1:] + [f for f in found if f is not corrected[-1]]
+    if cued_role(found[0][1].doc, found[0][1]) == role:
         return found
     cued = [f for f in found[1:] if cued_role(f[1].doc, f[1]) == role]
     if len(cued) != 1:

@@ -21,6 +21,12 @@ Two shapes, each narrow enough that an ordinary "pas" keeps its places:
   ", plutôt", ", enfin": "de Nancy, enfin de Metz"), "à Lens mais finalement ce sera Béthune". The other place must
   follow, so that a trailing "non ?" rules nothing out, and "non pas" leaves the place before
   it alone ("à Lyon, non pas à Grenoble" rules out Grenoble, by the first shape).
+
+And two corrections that rule nothing out: an end a correction brings ("..., finalement plutôt
+au départ d'Angers", "en fait pour Béziers") goes before the one it corrects
+(`corrects_before`, read by `pairs.cued_first`), and "euh non, l'inverse", "pardon, c'est le
+contraire" after the trip's ends swaps them (`reversed_after`, read by
+`cued_ends.roles_reversed`).
 """
 
 from typing import Collection
@@ -118,6 +124,39 @@ def corrected_after(mention: Span, mention_starts: Collection[int]) -> bool:
         ):
             corrected = True
         elif word == "pas" or not (doc[i].is_punct or word in CORRECTION_FILLERS or (corrected and word in LINKS)):
+            return False
+    return False
+
+
+def corrects_before(mention: Span) -> bool:
+    """The words right before the mention bring it as a correction of what was said before:
+    "..., finalement plutôt au départ d'Angers", "..., non pardon, pour Beaune", "en fait de
+    Lille", "je voulais dire à Tours" (`pairs.cued_first`: of two ends read with one role, the
+    one so brought)."""
+    doc = mention.doc
+    for i in range(mention.start - 1, max(-1, mention.start - 1 - MAX_CORRECTION_TOKENS), -1):
+        word = _word(doc, i)
+        if word in CORRECTIONS or word == "finalement" or (word == "fait" and i > 0 and _word(doc, i - 1) == "en"):
+            return True
+        if word in RATHER and i > 0 and (doc[i - 1].is_punct or _word(doc, i - 1) in {"ou", "enfin", "finalement"}):
+            return True
+        if not (doc[i].is_punct or word in LINKS or word in DENIED_LEGS or word in CORRECTION_FILLERS or word == "en"):
+            return False
+    return False
+
+
+# "..., euh non, l'inverse": the two ends the other way round.
+REVERSE = frozenset({"inverse", "contraire"})
+
+
+def reversed_after(end: int, doc) -> bool:
+    """After the trip's last end (token `end`), only a correction's words then "l'inverse" or
+    "le contraire": "Départ Lille, arrivée Paris, euh non, l'inverse" goes from Paris."""
+    for i in range(end, min(len(doc), end + MAX_CORRECTION_TOKENS)):
+        word = _word(doc, i)
+        if word in REVERSE:
+            return i > end and _word(doc, i - 1) in {"l'", "le", "au", "c'est"}
+        if not (doc[i].is_punct or word in CORRECTIONS or word in CORRECTION_FILLERS or word in {"l'", "le", "au"}):
             return False
     return False
 

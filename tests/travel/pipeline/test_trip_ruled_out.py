@@ -187,3 +187,52 @@ def test_trip_ruled_out_place_dropped_from_ents_through_the_pipeline():
     no_fix.add_pipe("seqkit_trip", config={"fix_ents": False})
     doc = no_fix("je pars de Charleville pour Sedan, non pardon, pour Reims")
     assert doc._.trip["arrival"] == "Reims" and "Sedan" in [e.text for e in doc.ents]
+
+
+@pytest.mark.parametrize(
+    "text,ents,departure,arrival",
+    [
+        # of two ends read with one role, the one a correction brings (the other stays a mention)
+        (
+            "je pars de Vannes pour Lorient, finalement plutôt au départ d'Auray",
+            [("Vannes", "DEPART"), ("Lorient", "ARRIVEE"), ("Auray", "DEPART")],
+            "Auray",
+            "Lorient",
+        ),
+        (
+            "billet pour Sète depuis Agde, en fait pour Béziers",
+            [("Sète", "ARRIVEE"), ("Agde", "DEPART"), ("Béziers", "ARRIVEE")],
+            "Agde",
+            "Béziers",
+        ),
+        # "l'inverse", "le contraire" after a correction's words: the ends the other way round
+        (
+            "Départ Niort, arrivée Saintes, euh non, l'inverse",
+            [("Niort", "DEPART"), ("Saintes", "ARRIVEE")],
+            "Saintes",
+            "Niort",
+        ),
+        (
+            "de Laon à Soissons, pardon, c'est le contraire",
+            [("Laon", "DEPART"), ("Soissons", "ARRIVEE")],
+            "Soissons",
+            "Laon",
+        ),
+        # ... but not a way back, nor two ends read with one role and no correction
+        (
+            "de Laon à Soissons et l'inverse le lendemain",
+            [("Laon", "DEPART"), ("Soissons", "ARRIVEE")],
+            "Laon",
+            "Soissons",
+        ),
+        (
+            "je pars de Vannes ou alors d'Auray pour Lorient",
+            [("Vannes", "DEPART"), ("Auray", "DEPART"), ("Lorient", "ARRIVEE")],
+            None,
+            None,
+        ),
+    ],
+)
+def test_trip_a_correction_brings_the_end_it_names(nlp, text, ents, departure, arrival):
+    doc = tagged(nlp, text, ents)
+    assert (doc._.trip["departure"], doc._.trip["arrival"]) == (departure, arrival)
