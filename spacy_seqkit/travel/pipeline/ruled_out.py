@@ -22,6 +22,10 @@ Two shapes, each narrow enough that an ordinary "pas" keeps its places:
   follow, so that a trailing "non ?" rules nothing out, and "non pas" leaves the place before
   it alone ("à Lyon, non pas à Grenoble" rules out Grenoble, by the first shape).
 
+A third: where someone lives, works or is ("j'habite à Rouen", "je travaille à Nantes", "mes
+parents sont à Brest"), when a pair "de X à Y" of mentions follows it: the request's context,
+not one of its ends (`context_before_pair`).
+
 And two corrections that rule nothing out: an end a correction brings ("..., finalement plutôt
 au départ d'Angers", "en fait pour Béziers") goes before the one it corrects
 (`corrects_before`, read by `pairs.cued_first`), and "euh non, l'inverse", "pardon, c'est le
@@ -161,7 +165,40 @@ def reversed_after(end: int, doc) -> bool:
     return False
 
 
+# Where one lives, works or is: the request's context, no end, once it names both ends after it
+# as a pair ("J'habite à Rouen mais je bosse à Paris. Là je cherche un train de Caen à Granville").
+WHERE_ONE_IS = frozenset(
+    "habite habites habitons habitez habitent vis vit vivons vivez vivent réside résident suis es est sommes "
+    "êtes sont trouve trouvons travaille travailles travaillons travaillez travaillent bosse bosses bossons "
+    "bossez bossent".split()
+)
+AT_PLACE = frozenset("à a au en sur encore toujours actuellement".split())
+PAIR_FROM = frozenset({"de", "d'", "du", "depuis"})
+PAIR_TO = frozenset({"à", "a", "au", "pour", "vers", "jusqu'à"})
+
+
+def context_before_pair(mention: Span, mention_starts: Collection[int]) -> bool:
+    """The mention is where someone lives, works or is ("j'habite à Rouen", "je travaille à
+    Nantes", "mes parents sont à Brest"), and a pair of mentions "de X à Y" follows it."""
+    doc = mention.doc
+    i = mention.start - 1
+    while i >= 0 and _word(doc, i) in AT_PLACE:
+        i -= 1
+    if i < 0 or _word(doc, i) not in WHERE_ONE_IS:
+        return False
+    for j in range(mention.end, len(doc) - 1):
+        if _word(doc, j) in PAIR_FROM and j + 1 in mention_starts:
+            to = range(j + 2, min(len(doc) - 1, j + 2 + MAX_CORRECTION_TOKENS))
+            if any(_word(doc, k) in PAIR_TO and k + 1 in mention_starts for k in to):
+                return True
+    return False
+
+
 def is_ruled_out(mention: Span, mention_starts: Collection[int]) -> bool:
     """The request rules the place of `mention` out; `mention_starts`: where the place
     mentions of the request start (a correction must lead to one)."""
-    return ruled_out_before(mention) or corrected_after(mention, mention_starts)
+    return (
+        ruled_out_before(mention)
+        or corrected_after(mention, mention_starts)
+        or context_before_pair(mention, mention_starts)
+    )

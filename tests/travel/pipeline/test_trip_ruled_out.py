@@ -115,6 +115,21 @@ RULED_OUT = [
         "Rouen",
     ),
 ]
+RULED_OUT += [
+    # where one lives, works or is, before a pair "de X à Y": context, no end
+    (
+        "J'habite à Rouen mais là je cherche un train de Caen à Granville",
+        [("Rouen", "DEPART"), ("Caen", "DEPART"), ("Granville", "ARRIVEE")],
+        "Caen",
+        "Granville",
+    ),
+    (
+        "Je travaille à Nantes. Je voudrais un billet de Angers à Tours",
+        [("Nantes", "ARRIVEE"), ("Angers", "DEPART"), ("Tours", "ARRIVEE")],
+        "Angers",
+        "Tours",
+    ),
+]
 KEPT = [
     (
         "je ne veux pas aller à Lyon avant midi depuis Paris",
@@ -140,6 +155,8 @@ KEPT = [
     ),
     ("de Paris à Lyon plutôt en fin de journée", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")], "Paris", "Lyon"),
     ("de Paris à Lyon, enfin si possible", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")], "Paris", "Lyon"),
+    # where one is, with no pair after it, is where one leaves from
+    ("je suis à Vichy et je veux aller à Moulins", [("Vichy", "DEPART"), ("Moulins", "ARRIVEE")], "Vichy", "Moulins"),
 ]
 
 
