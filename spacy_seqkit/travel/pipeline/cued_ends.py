@@ -48,7 +48,9 @@ from .ruled_out import is_ruled_out, reversed_after
 from .subject_roles import role_after
 from .written import words_of
 
-ARRIVAL_CUES = frozenset({"pour", "pr", "vers", "jusqu'à", "jusqu'a", "jusqu’à", "jusqu", "jusque", "direction"})
+ARRIVAL_CUES = frozenset(
+    {"pour", "pr", "vers", "jusqu'à", "jusqu'a", "jusqu’à", "jusqu", "jusque", "direction", "destination"}
+)
 LOCATIVE = frozenset({"à", "a"})
 AT = LOCATIVE | {"au", "aux"}
 DEPARTURE_CUES = frozenset({"depuis"})
@@ -74,10 +76,12 @@ STILL = frozenset("encore toujours actuellement maintenant désormais".split())
 QUITTING = frozenset("quitte quitter quittons quittez quittent quittant quitterai quitterons quittera".split())
 # Reaching a place named right after the verb: "je compte bien atteindre Gap", "rallier Dijon".
 REACHING = frozenset(
-    "rejoindre rejoins rejoint rejoignons atteindre atteins atteint atteignons rallier rallie gagner regagner".split()
+    "rejoindre rejoins rejoint rejoignons atteindre atteins atteint atteignons rallier rallie gagner regagner "
+    "rejoindrai rejoindra rejoindrons atteindrai atteindra atteindrons rallierai ralliera gagnerai gagnera "
+    "gagnerons regagnerai regagnera".split()
 )
 # "départ Moûtiers vers 6 h": the departure right after the word.
-DEPARTURE_WORDS = frozenset({"départ", "depart"})
+DEPARTURE_WORDS = frozenset({"départ", "depart", "origine"})
 # "entre X et Y" after these offers a choice, not a trip: "j'hésite entre Lyon et Grenoble".
 CHOOSING = frozenset("hésite hesite hésitons hésitais hésiter choisir choix balance tranché trancher".split())
 # "entre X et Y" is a trip when said of a train: "le TER de 7 h 12 entre Ax et Foix", "une

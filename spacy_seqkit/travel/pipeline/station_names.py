@@ -38,6 +38,11 @@ _AFTER_A_STATION = {
     "svp",
     "stp",
     "merci",
+    "tgv",
+    "ter",
+    "ouigo",
+    "intercités",
+    "intercites",
 }
 _COMPASS = {"est", "nord"}
 # What joins the words of a compound name: "Brides-les-Bains", "Saint-Maixent-l'École".
@@ -117,7 +122,8 @@ def widest_station(span: Span, places: Places, before: Optional[Span] = None) ->
     does."""
     doc = span.doc
     # Most mentions stand between function words ("de Marseille à Paris"): nothing to try.
-    left = _goes_on(doc, span.start - 1)
+    # "gare de" + "lyon": the words that open a station's name go on with it too
+    left = _goes_on(doc, span.start - 1) or _opens_a_station(doc, span.start)
     right = _goes_on(doc, span.end)
     if not (left or right):
         return None
@@ -128,8 +134,11 @@ def widest_station(span: Span, places: Places, before: Optional[Span] = None) ->
     highest = _words_away(doc, span.end - 1, MAX_EXTRA_WORDS, 1) + 1 if right else span.end
     words = words_of(doc, lowest, highest)
     best: Optional[Tuple[int, int]] = None
-    # A mention before that names no one place ("wimille wimereux boulogne") may give up its end.
+    # A mention before that names no one place ("wimille wimereux boulogne") may give up its end;
+    # so may one whose end is a station's opening words ("melun gare" + "lyon": Melun, gare de Lyon).
     cuttable = before is not None and before.end == span.start and places.place(before.text) is None
+    linked = before is not None and all(doc[i].lower_ in _LINKS for i in range(before.end, span.start))
+    opening = _gives_up_opening(before, places) if before is not None and linked else 0
     # A mention that names no one place ("Chantilly Paris" + "Nord") may give up its start too.
     last_start = span.end - 1 if len(span) > 1 and places.place(span.text) is None else span.start
     for start in range(lowest, last_start + 1):
@@ -143,7 +152,8 @@ def widest_station(span: Span, places: Places, before: Optional[Span] = None) ->
         if end <= span.start or (start >= span.start and end <= span.end):
             continue  # does not reach into the mention, or adds nothing after it
         if before is not None and before.start < start < before.end and not cuttable:
-            continue  # it would cut the mention before it, a place as a whole
+            if not (opening and start == opening):
+                continue  # it would cut the mention before it, a place as a whole
         extra = list(doc[start : span.start]) + list(doc[span.end : end])
         if not any(_name_word(t) for t in extra) or not _joinable(doc[start:end]):
             continue
@@ -155,12 +165,42 @@ def widest_station(span: Span, places: Places, before: Optional[Span] = None) ->
     return best
 
 
+def _opens_a_station(doc: Doc, i: int) -> bool:
+    """The words right before token `i` are "gare", "gare de", "station de"..."""
+    j = i - 1 if i > 0 and doc[i - 1].lower_ in _LINKS else i
+    return j > 0 and doc[j - 1].lower_ in _STATION_WORDS
+
+
+def _gives_up_opening(before: Span, places: Places) -> int:
+    """Where the words that open a station's name ("gare", "gare de") start at the end of the
+    mention `before`, when what is left of it names the same place ("melun gare": Melun); else 0."""
+    doc, start = before.doc, before.end
+    while start > before.start + 1 and (doc[start - 1].lower_ in _LINKS or doc[start - 1].lower_ in _STATION_WORDS):
+        start -= 1
+    if start == before.end or doc[start].lower_ not in _STATION_WORDS:
+        return 0
+    whole, rest = places.place(before.text), places.place(doc[before.start : start].text)
+    return start if whole is not None and rest is not None and whole.name == rest.name else 0
+
+
+def _split_before_station(span: Span, places: Places) -> List[Span]:
+    """A mention that names no one place, a place then a station its "gare" opens ("melun gare
+    de lyon": Melun, Paris Gare de Lyon), in two, both with its label; else the mention."""
+    doc = span.doc
+    for i in range(span.start + 1, span.end - 1):
+        if doc[i].lower_ in _STATION_WORDS and places.place(span.text) is None:
+            station = places.place(doc[i : span.end].text)
+            if station is not None and station.kind == STATION and places.place(doc[span.start : i].text) is not None:
+                return [Span(doc, span.start, i, label=span.label_), Span(doc, i, span.end, label=span.label_)]
+    return [span]
+
+
 def join_station_names(spans: List[Span], places: Places) -> List[Span]:
     """The mentions (sorted by start), each widened to the station name it is part of, the
     mentions a widened one covers merged into it (it keeps the first one's label); the words
     of a mention after a station's name that ends inside it stay a mention."""
     out: List[Span] = []
-    for span in spans:
+    for span in [piece for mention in spans for piece in _split_before_station(mention, places)]:
         if out and span.end <= out[-1].end:
             continue  # inside a mention already widened
         if out and span.start < out[-1].end:

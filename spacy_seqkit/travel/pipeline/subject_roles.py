@@ -20,15 +20,50 @@ def _word(doc: Doc, i: int) -> str:
     return doc[i].lower_ if 0 <= i < len(doc) else ""
 
 
+# After "X mon départ", "X, ma destination": the role word ends the phrase ("Paris, mon départ
+# est à 8 h" says nothing of Paris).
+PHRASE_ENDS = frozenset({"", "et", "finale", "final", "finalement"})
+# "Menton, j'y vais", "Moulins, c'est bien là que je vais", "Tours, voilà où je dois être": the
+# place, then where one goes (not "j'y suis", "là où j'habite").
+GOING_THERE = frozenset("vais va allons allez vont irai ira irons iront serai serons arrive arrivons".split())
+WANTING = frozenset("dois doit devons voudrais veux voulons aimerais compte".split())
+THERE = frozenset({"y", "là", "où"})
+
+
 def role_after(doc: Doc, end: int) -> Optional[str]:
     """The end a place is said to be by the words after it ("Pontarlier est ma gare de départ",
-    "Dole sera ma destination", "Nantes comme destination", "Chambéry mon départ"), or None."""
+    "Dole sera ma destination", "Nantes comme destination", "Chambéry mon départ", "Chamonix, ma
+    destination", "Menton, j'y vais"), or None."""
+    comma = _word(doc, end) == ","
+    if comma and _goes_there(doc, end + 1):
+        return "ARRIVEE"
     if _word(doc, end) in IS:
         i = end + 1
-    elif _word(doc, end) in MY:
-        i = end
+    elif _word(doc, end) in MY or (comma and _word(doc, end + 1) in MY):
+        i = end + comma
     else:
         return None
     while _word(doc, i) in ROLE_LINKS and i < end + 6:
         i += 1
-    return ROLE_WORDS.get(_word(doc, i))
+    role = ROLE_WORDS.get(_word(doc, i))
+    if (
+        role
+        and _word(doc, end) not in IS
+        and not (_word(doc, i + 1) in PHRASE_ENDS or doc[min(i + 1, len(doc) - 1)].is_punct)
+    ):
+        return None
+    return role
+
+
+def _goes_there(doc: Doc, start: int) -> bool:
+    """The clause from `start` says one goes to the place before it: "j'y vais", "c'est (bien) là
+    que je vais", "voilà où je dois être"."""
+    for i in range(start, min(len(doc), start + 8)):
+        if doc[i].is_punct:
+            return False
+        if _word(doc, i) in THERE:
+            verbs = [_word(doc, j) for j in range(i + 1, min(len(doc), i + 4))]
+            return any(v in GOING_THERE or v in WANTING for v in verbs) and not any(
+                v in {"suis", "habite"} for v in verbs
+            )
+    return False

@@ -109,6 +109,13 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
         ("Je pars de Dijon demain et Dole sera ma destination", [("Dijon", "DEPART")], ("Dijon", "Dole")),
         ("Vierzon comme destination, au départ de Bourges", [("Bourges", "DEPART")], ("Bourges", "Vierzon")),
         ("Niort ma destination, je pars de Poitiers", [("Poitiers", "DEPART")], ("Poitiers", "Niort")),
+        ("Quimper, ma destination ; Brest, mon départ.", [("Brest", "DEPART")], ("Brest", "Quimper")),
+        # the place, then a clause that says one goes there
+        ("Albi, j'y vais samedi depuis Rodez", [("Rodez", "DEPART")], ("Rodez", "Albi")),
+        ("Guéret, c'est là que je dois aller, je pars de Limoges", [("Limoges", "DEPART")], ("Limoges", "Guéret")),
+        # a departure after "origine", an arrival after "destination"; reaching in the future tense
+        ("Destination Vannes, origine Lorient", [], ("Lorient", "Vannes")),
+        ("je quitterai Laval demain et je rejoindrai Rennes", [("Laval", "DEPART")], ("Laval", "Rennes")),
         # ... each place so, the recognizer reading neither; or the departure so, then the arrival's cue
         ("avec Metz comme point de départ et Nancy comme destination", [], ("Metz", "Nancy")),
         ("Laval comme point de départ, je vais à Rennes", [], ("Laval", "Rennes")),
@@ -167,6 +174,9 @@ def test_a_missing_end_is_read_after_its_cue(nlp, text, marked, expected, monkey
         ("je pars de Dax mais pas pour Hendaye", [("Dax", "DEPART")]),
         # a possessive after a place that says no end of the trip
         ("Quimper ma ville natale, quel beau port", []),
+        # nor a role word that opens a clause of its own, nor where one is
+        ("je vais à Paris, mon départ est à 8 h", [("Paris", "ARRIVEE")]),
+        ("Albi, j'y suis depuis hier, je veux aller à Rodez", [("Rodez", "ARRIVEE")]),
         # a name typed right that the runs leave out is no slip to correct ("Grand", Vosges)
         ("je pars de Menton pour le Grand Prix", [("Menton", "DEPART")]),
         # nor a word of fewer than 5 letters ("lile")

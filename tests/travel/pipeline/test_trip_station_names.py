@@ -125,6 +125,11 @@ def trip_of(nlp, text, marked):
             [("en Provence TGV", "ARRIVEE")],
             ("Avignon TGV", (), "Aix-en-Provence TGV"),
         ),
+        # a place then the station its "gare" opens, read as one mention or cut before "lyon"
+        ("meaux gare de l'est demain", [("meaux gare de l'est", "DEPART")], ("Meaux", (), "Paris Est")),
+        ("melun gare de lyon", [("melun gare", "DEPART"), ("lyon", "ARRIVEE")], ("Melun", (), "Paris Gare de Lyon")),
+        # "nord" lowercase ends a station's name before a train's name
+        ("amiens paris nord tgv", [("amiens", "DEPART"), ("paris", "ARRIVEE")], ("Amiens", (), "Paris Nord")),
         # two places with a word between are two places, not a station read with a typo
         ("de Massy à Palaiseau", [("Massy", "DEPART"), ("Palaiseau", "ARRIVEE")], ("Massy", (), "Palaiseau")),
         # a function word the recognizer took in is no part of the name
