@@ -239,13 +239,13 @@ def _cued(
             return _place(doc, places, runs[0]), _place(doc, places, runs[1])
     if departure is None and arrival is None:
         # "Metz comme point de départ et Nancy comme destination": each place said to be one end.
-        said = [[run for run in runs if role_after(doc, run[1]) == role] for role in ("DEPART", "ARRIVEE")]
+        said = [[run for run in runs if role_after(doc, run[1], run[0]) == role] for role in ("DEPART", "ARRIVEE")]
         if len(said[0]) == 1 == len(said[1]):
             return _place(doc, places, said[0][0]), _place(doc, places, said[1][0])
         # "mon ami habite à Lille et je veux aller le voir depuis Arras", the recognizer reading
         # neither end: one place its words say is left (or is said to be the departure), then the
         # arrival as for a departure read.
-        left = [run for run in runs if _left_from(doc, run[0]) or role_after(doc, run[1]) == "DEPART"]
+        left = [run for run in runs if _left_from(doc, run[0]) or role_after(doc, run[1], run[0]) == "DEPART"]
         found = _place(doc, places, left[0]) if len(left) == 1 else None
         if found is None:
             return None, None
@@ -265,7 +265,7 @@ def _cued(
             if (
                 cue in ARRIVAL_CUES
                 or cue in REACHING
-                or role_after(doc, e) == "ARRIVEE"
+                or role_after(doc, e, s) == "ARRIVEE"
                 or towards
                 or (cue in LOCATIVE and (s > departure.start or _word(doc, i - 1) in GOING))
                 or (left_from and ((cue in LOCATIVE and not staying) or venue))
@@ -279,7 +279,7 @@ def _cued(
             before_arrival = cue in FROM and _leads_to(doc, e, arrival)
             lives = _word(doc, i - 1) in STAYING or (_word(doc, i - 1) in STILL and _word(doc, i - 2) in STAYING)
             living = cue in LIVING or (cue in LOCATIVE and lives)
-            if _left_from(doc, s) or role_after(doc, e) == "DEPART" or before_arrival or living:
+            if _left_from(doc, s) or role_after(doc, e, s) == "DEPART" or before_arrival or living:
                 return _place(doc, places, (s, e)), None
     return None, None
 
@@ -352,7 +352,7 @@ def cued_role(doc: Doc, mention: Span) -> Optional[str]:
 def said_role(doc: Doc, mention: Span) -> Optional[str]:
     """The end the words say `mention` is: before it (`cued_role`), else after it, the place
     as the subject ("Grenoble sera mon arrivée, Chambéry mon départ")."""
-    return cued_role(doc, mention) or role_after(doc, mention.end)
+    return cued_role(doc, mention) or role_after(doc, mention.end, mention.start)
 
 
 def lone_end_reversed(

@@ -28,12 +28,16 @@ PHRASE_ENDS = frozenset({"", "et", "finale", "final", "finalement"})
 GOING_THERE = frozenset("vais va allons allez vont irai ira irons iront serai serons arrive arrivons".split())
 WANTING = frozenset("dois doit devons voudrais veux voulons aimerais compte".split())
 THERE = frozenset({"y", "là", "où"})
+CHOOSING = frozenset("choix choisir choisis balance hésite hesite".split())
 
 
-def role_after(doc: Doc, end: int) -> Optional[str]:
-    """The end a place is said to be by the words after it ("Pontarlier est ma gare de départ",
-    "Dole sera ma destination", "Nantes comme destination", "Chambéry mon départ", "Chamonix, ma
-    destination", "Menton, j'y vais"), or None."""
+def role_after(doc: Doc, end: int, start: Optional[int] = None) -> Optional[str]:
+    """The end the place of tokens `start:end` is said to be by the words after it ("Pontarlier
+    est ma gare de départ", "Dole sera ma destination", "Nantes comme destination", "Chambéry
+    mon départ", "Chamonix, ma destination", "Menton, j'y vais"), or None; never for one of two
+    places offered as a choice ("nous hésitons entre Sens et Dole comme destination")."""
+    if start is not None and _one_of_two(doc, start):
+        return None
     comma = _word(doc, end) == ","
     if comma and _goes_there(doc, end + 1):
         return "ARRIVEE"
@@ -67,3 +71,12 @@ def _goes_there(doc: Doc, start: int) -> bool:
                 v in {"suis", "habite"} for v in verbs
             )
     return False
+
+
+def _one_of_two(doc: Doc, start: int) -> bool:
+    """The place at `start` is offered as one of two: after a word of hesitating or choosing
+    ("hésitons", "hesite", "choix"), or as the second of "entre A et B"."""
+    before = [_word(doc, i) for i in range(max(0, start - 12), start)]
+    if any(w.startswith(("hésit", "hesit")) or w in CHOOSING for w in before):
+        return True
+    return before[-1:] == ["et"] and "entre" in before

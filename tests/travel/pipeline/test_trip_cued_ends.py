@@ -177,6 +177,9 @@ def test_a_missing_end_is_read_after_its_cue(nlp, text, marked, expected, monkey
         # nor a role word that opens a clause of its own, nor where one is
         ("je vais à Paris, mon départ est à 8 h", [("Paris", "ARRIVEE")]),
         ("Albi, j'y suis depuis hier, je veux aller à Rodez", [("Rodez", "ARRIVEE")]),
+        # nor one of two places offered as a choice
+        ("nous partirons de Sens mais nous hésitons entre Auxerre et Dijon comme destination", [("Sens", "DEPART")]),
+        ("depuis Sens, entre Auxerre et Dijon comme destination je ne sais pas", [("Sens", "DEPART")]),
         # a name typed right that the runs leave out is no slip to correct ("Grand", Vosges)
         ("je pars de Menton pour le Grand Prix", [("Menton", "DEPART")]),
         # nor a word of fewer than 5 letters ("lile")
