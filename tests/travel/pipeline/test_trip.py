@@ -10,13 +10,6 @@ from spacy.training import Example
 from spacy_seqkit.travel.pipeline.trip_component import score_trips
 
 
-@pytest.fixture(scope="module")
-def nlp():
-    nlp = spacy.blank("fr")
-    nlp.add_pipe("seqkit_trip")
-    return nlp
-
-
 def with_ents(nlp, text, ents):
     doc = nlp.make_doc(text)
     doc.ents = [doc.char_span(text.index(t), text.index(t) + len(t), label=label) for t, label in ents]

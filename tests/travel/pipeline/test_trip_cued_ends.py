@@ -1,17 +1,9 @@
 """An end the recognizer missed is read from the word before a known place (`cued_ends.py`)."""
 
 import pytest
-import spacy
 from trip_helpers import marked_doc
 
 from spacy_seqkit.travel.pipeline import trip_component
-
-
-@pytest.fixture(scope="module")
-def nlp():
-    nlp = spacy.blank("fr")
-    nlp.add_pipe("seqkit_trip")
-    return nlp
 
 
 def trip_of(nlp, text, marked, monkeypatch, cued=True):

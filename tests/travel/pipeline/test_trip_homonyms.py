@@ -7,13 +7,6 @@ from trip_helpers import marked_doc
 from spacy_seqkit.travel.places.registry import make_french_places
 
 
-@pytest.fixture(scope="module")
-def nlp():
-    nlp = spacy.blank("fr")
-    nlp.add_pipe("seqkit_trip")
-    return nlp
-
-
 def trip_of(nlp, text, marked):
     doc = marked_doc(nlp, text, marked)
     return nlp.get_pipe("seqkit_trip")(doc)._.trip

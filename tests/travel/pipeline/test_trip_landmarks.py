@@ -1,17 +1,9 @@
 """A landmark's name is no end of the trip, unless it is a known place (`landmarks.py`)."""
 
 import pytest
-import spacy
 from trip_helpers import marked_doc
 
 from spacy_seqkit.travel.pipeline import trip_component
-
-
-@pytest.fixture(scope="module")
-def nlp():
-    nlp = spacy.blank("fr")
-    nlp.add_pipe("seqkit_trip")
-    return nlp
 
 
 def trip_of(nlp, text, marked, monkeypatch, landmarks=True):

@@ -3,17 +3,9 @@ dash or by a word that orders them ("vers", "pour", "à"), a station with a hyph
 included ("Bordeaux Saint-Jean - La Rochelle"); never one of two alternatives."""
 
 import pytest
-import spacy
 from trip_helpers import marked_doc
 
 from spacy_seqkit.travel.pipeline import pairs
-
-
-@pytest.fixture(scope="module")
-def nlp():
-    nlp = spacy.blank("fr")
-    nlp.add_pipe("seqkit_trip")
-    return nlp
 
 
 def trip_of(nlp, text, marked):

@@ -160,13 +160,6 @@ KEPT = [
 ]
 
 
-@pytest.fixture(scope="module")
-def nlp():
-    nlp = spacy.blank("fr")
-    nlp.add_pipe("seqkit_trip")
-    return nlp
-
-
 def tagged(nlp, text, ents):
     """`text` run through `seqkit_trip` with `ents` as the recognizer's entities."""
     doc = nlp.make_doc(text)

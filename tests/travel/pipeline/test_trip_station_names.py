@@ -1,16 +1,8 @@
 """A station's name is one place even when the recognizer cuts it or marks only its town."""
 
 import pytest
-import spacy
 from spacy.tokens import Span
 from trip_helpers import marked_doc
-
-
-@pytest.fixture(scope="module")
-def nlp():
-    nlp = spacy.blank("fr")
-    nlp.add_pipe("seqkit_trip")
-    return nlp
 
 
 def trip_of(nlp, text, marked):
