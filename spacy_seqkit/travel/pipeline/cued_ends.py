@@ -46,7 +46,7 @@ from ..places.names import normalise
 from ..places.place import Place
 from .ruled_out import is_ruled_out, reversed_after
 from .subject_roles import role_after
-from .written import words_of
+from .written import word_at, words_of
 
 ARRIVAL_CUES = frozenset(
     {"pour", "pr", "vers", "jusqu'à", "jusqu'a", "jusqu’à", "jusqu", "jusque", "direction", "destination"}
@@ -133,8 +133,8 @@ def _free_runs(doc: Doc, places: Places, taken: Sequence[Span], runs: List[Tuple
         if token.i in named or not token.is_alpha or len(token) < MIN_TYPO_LETTERS:
             continue
         i = _cue_at(doc, token.i)
-        cue = _word(doc, i)
-        if cue in TYPO_CUES or (cue in FROM and _word(doc, i - 1) in LEAVING):
+        cue = word_at(doc, i)
+        if cue in TYPO_CUES or (cue in FROM and word_at(doc, i - 1) in LEAVING):
             place = places.place(token.text)
             # a slip only: a name typed right that the runs left out stays out ("pour le Grand Prix")
             if place is not None and normalise(place.name) != normalise(token.text):
@@ -142,15 +142,11 @@ def _free_runs(doc: Doc, places: Places, taken: Sequence[Span], runs: List[Tuple
     return sorted(free)
 
 
-def _word(doc: Doc, i: int) -> str:
-    return doc[i].lower_ if 0 <= i < len(doc) else ""
-
-
 def _cue_at(doc: Doc, start: int) -> int:
     """Where the word before `start` is, hesitations and articles aside ("au départ de euh
     saintes")."""
     i = start - 1
-    while _word(doc, i) in BETWEEN:
+    while word_at(doc, i) in BETWEEN:
         i -= 1
     return i
 
@@ -158,20 +154,20 @@ def _cue_at(doc: Doc, start: int) -> int:
 def _others_home(doc: Doc, i: int) -> bool:
     """The place after the cue at `i` is where someone else lives ("mes parents habitent Tarbes",
     "ma sœur qui vit à Brest"): not "j'habite", "je vis"."""
-    if _word(doc, i) in LOCATIVE:
+    if word_at(doc, i) in LOCATIVE:
         i -= 1
-        if _word(doc, i) in STILL:
+        if word_at(doc, i) in STILL:
             i -= 1
-    return _word(doc, i) in LIVING and _word(doc, i - 1) not in FIRST_PERSON
+    return word_at(doc, i) in LIVING and word_at(doc, i - 1) not in FIRST_PERSON
 
 
 def _left_from(doc: Doc, start: int) -> bool:
     """The words before `start` say the place is left: "depuis", "départ", "quitter", a leaving
     word's "de" ("je pars de", "en partant de", "au départ de"); not where one is or lives."""
     i = _cue_at(doc, start)
-    cue = _word(doc, i)
+    cue = word_at(doc, i)
     if cue in FROM:
-        return _word(doc, i - 1) not in TOWARDS and (_word(doc, i - 1) in LEAVING or _word(doc, i - 2) in LEAVING)
+        return word_at(doc, i - 1) not in TOWARDS and (word_at(doc, i - 1) in LEAVING or word_at(doc, i - 2) in LEAVING)
     return cue in DEPARTURE_CUES or cue in DEPARTURE_WORDS or cue in QUITTING
 
 
@@ -218,11 +214,11 @@ def _cued(
     # "entre X et Y", where X or Y may be a mention already.
     starts = {s: (s, e) for s, e in runs}
     for span in [m for m in (departure, arrival) if m is not None] + [doc[s:e] for s, e in runs]:
-        if _word(doc, span.start - 1) != "entre" or _word(doc, span.end) != "et":
+        if word_at(doc, span.start - 1) != "entre" or word_at(doc, span.end) != "et":
             continue
-        if any(_word(doc, i) in CHOOSING for i in range(span.start - 4, span.start - 1)):
+        if any(word_at(doc, i) in CHOOSING for i in range(span.start - 4, span.start - 1)):
             return None, None
-        if not any(_word(doc, i) in TRAIN_WORDS for i in range(span.start - 7, span.start - 1)):
+        if not any(word_at(doc, i) in TRAIN_WORDS for i in range(span.start - 7, span.start - 1)):
             continue
         second = starts.get(span.end + 1)
         if departure is None and starts.get(span.start) == (span.start, span.end):
@@ -234,8 +230,8 @@ def _cued(
     if departure is None and arrival is None and len(runs) == 2:
         (s1, e1), (s2, e2) = runs
         bare_pair = s2 - e1 <= 2 and all(doc[i].lower_ in PAIR_JOINERS - {"et"} for i in range(e1, s2))
-        before = any(_word(doc, i) in PAIR_CUES for i in range(s1 - 3, s1))
-        if bare_pair and (before or any(_word(doc, i) in PAIR_AFTER for i in range(e2, e2 + 4))):
+        before = any(word_at(doc, i) in PAIR_CUES for i in range(s1 - 3, s1))
+        if bare_pair and (before or any(word_at(doc, i) in PAIR_AFTER for i in range(e2, e2 + 4))):
             return _place(doc, places, runs[0]), _place(doc, places, runs[1])
     if departure is None and arrival is None:
         # "Metz comme point de départ et Nancy comme destination": each place said to be one end.
@@ -257,17 +253,17 @@ def _cued(
         left_from = cued_role(doc, departure) == "DEPART"
         for s, e in runs:
             i = _cue_at(doc, s)
-            cue = _word(doc, i)
-            towards = cue in FROM and _word(doc, i - 1) in TOWARDS
-            staying = _word(doc, i - 1) in STAYING or _word(doc, i - 1) in STILL
+            cue = word_at(doc, i)
+            towards = cue in FROM and word_at(doc, i - 1) in TOWARDS
+            staying = word_at(doc, i - 1) in STAYING or word_at(doc, i - 1) in STILL
             # "un concert au Zénith de Lille", "au festival d'Avignon": a place of a venue one goes to
-            venue = cue in FROM and any(_word(doc, j) in AT for j in range(i - 3, i))
+            venue = cue in FROM and any(word_at(doc, j) in AT for j in range(i - 3, i))
             if (
                 cue in ARRIVAL_CUES
                 or cue in REACHING
                 or role_after(doc, e, s) == "ARRIVEE"
                 or towards
-                or (cue in LOCATIVE and (s > departure.start or _word(doc, i - 1) in GOING))
+                or (cue in LOCATIVE and (s > departure.start or word_at(doc, i - 1) in GOING))
                 or (left_from and ((cue in LOCATIVE and not staying) or venue))
                 or _others_home(doc, i)
             ):
@@ -275,9 +271,9 @@ def _cued(
     if arrival is not None and departure is None:
         for s, e in runs:
             i = _cue_at(doc, s)
-            cue = _word(doc, i)
+            cue = word_at(doc, i)
             before_arrival = cue in FROM and _leads_to(doc, e, arrival)
-            lives = _word(doc, i - 1) in STAYING or (_word(doc, i - 1) in STILL and _word(doc, i - 2) in STAYING)
+            lives = word_at(doc, i - 1) in STAYING or (word_at(doc, i - 1) in STILL and word_at(doc, i - 2) in STAYING)
             living = cue in LIVING or (cue in LOCATIVE and lives)
             if _left_from(doc, s) or role_after(doc, e, s) == "DEPART" or before_arrival or living:
                 return _place(doc, places, (s, e)), None
@@ -319,9 +315,9 @@ def _leads_to(doc: Doc, end: int, arrival: Span) -> bool:
     """The words from `end` are "à" and then the arrival, maybe after the words of a station
     ("de langres a chaumont", "de la gare de Lyon-Part-Dieu à la gare de Grenoble")."""
     return (
-        _word(doc, end) in LOCATIVE
+        word_at(doc, end) in LOCATIVE
         and end < arrival.start <= end + 4
-        and all(_word(doc, i) in TO_STATION for i in range(end + 1, arrival.start))
+        and all(word_at(doc, i) in TO_STATION for i in range(end + 1, arrival.start))
     )
 
 
@@ -333,17 +329,17 @@ def cued_role(doc: Doc, mention: Span) -> Optional[str]:
     Brest", "je vis à Angers");
     None where they say neither."""
     i = _cue_at(doc, mention.start)
-    cue = _word(doc, i)
-    if cue in FROM and _word(doc, i - 1) in TOWARDS:
+    cue = word_at(doc, i)
+    if cue in FROM and word_at(doc, i - 1) in TOWARDS:
         return "ARRIVEE"
     if _left_from(doc, mention.start):
         return "DEPART"
-    if cue in LOCATIVE and _word(doc, i - 1) in LEAVING and _word(doc, i - 1) not in DEPARTURE_WORDS:
+    if cue in LOCATIVE and word_at(doc, i - 1) in LEAVING and word_at(doc, i - 1) not in DEPARTURE_WORDS:
         return "ARRIVEE"  # "je pars à Auray": where one leaves for
-    if cue in LOCATIVE and _word(doc, i - 1) in GOING:
+    if cue in LOCATIVE and word_at(doc, i - 1) in GOING:
         return "ARRIVEE"  # "pr aller a rennes"
     if cue in LOCATIVE and (
-        _word(doc, i - 1) in BEING or (_word(doc, i - 1) in LIVING and _word(doc, i - 2) in FIRST_PERSON)
+        word_at(doc, i - 1) in BEING or (word_at(doc, i - 1) in LIVING and word_at(doc, i - 2) in FIRST_PERSON)
     ):
         return "DEPART"  # "jsuis a brest", "je vis à Angers": where one is, or lives
     return "ARRIVEE" if cue in ARRIVAL_CUES or cue in REACHING else None
@@ -374,7 +370,7 @@ def roles_reversed(departure: Span, arrival: Span) -> bool:
     after an arrival's cue and the arrival after no such cue. An arrow from the departure to the
     arrival, or the arrival right after the departure, keeps them: the cue is the pair's
     ("billet pr evreux > st lazare", "combien pour Banvillars (Territoire de Belfort) Lannion")."""
-    if reversed_after(max(departure.end, arrival.end), departure.doc):  # "..., euh non, l'inverse"
+    if reversed_after(departure.doc, max(departure.end, arrival.end)):  # "..., euh non, l'inverse"
         return True
     between = [t.text for t in departure.doc[departure.end : arrival.start]]
     if departure.end <= arrival.start and (

@@ -153,7 +153,7 @@ def corrects_before(mention: Span) -> bool:
 REVERSE = frozenset({"inverse", "contraire"})
 
 
-def reversed_after(end: int, doc) -> bool:
+def reversed_after(doc, end: int) -> bool:
     """After the trip's last end (token `end`), only a correction's words then "l'inverse" or
     "le contraire": "Départ Lille, arrivée Paris, euh non, l'inverse" goes from Paris."""
     for i in range(end, min(len(doc), end + MAX_CORRECTION_TOKENS)):

@@ -187,11 +187,13 @@ def _split_before_station(span: Span, places: Places) -> List[Span]:
     """A mention that names no one place, a place then a station its "gare" opens ("melun gare
     de lyon": Melun, Paris Gare de Lyon), in two, both with its label; else the mention."""
     doc = span.doc
-    for i in range(span.start + 1, span.end - 1):
-        if doc[i].lower_ in _STATION_WORDS and places.place(span.text) is None:
-            station = places.place(doc[i : span.end].text)
-            if station is not None and station.kind == STATION and places.place(doc[span.start : i].text) is not None:
-                return [Span(doc, span.start, i, label=span.label_), Span(doc, i, span.end, label=span.label_)]
+    openings = [i for i in range(span.start + 1, span.end - 1) if doc[i].lower_ in _STATION_WORDS]
+    if not openings or places.place(span.text) is not None:
+        return [span]
+    for i in openings:
+        station = places.place(doc[i : span.end].text)
+        if station is not None and station.kind == STATION and places.place(doc[span.start : i].text) is not None:
+            return [Span(doc, span.start, i, label=span.label_), Span(doc, i, span.end, label=span.label_)]
     return [span]
 
 

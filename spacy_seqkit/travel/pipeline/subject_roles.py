@@ -6,6 +6,8 @@ from typing import Optional
 
 from spacy.tokens import Doc
 
+from .written import word_at
+
 # The place as the subject: "Pontarlier est ma gare de départ", "Dole sera ma destination",
 # "Nantes comme destination"; or, with no verb, a possessive right after it: "Chambéry mon départ".
 IS = frozenset({"est", "sera", "serait", "reste", "comme"})
@@ -14,10 +16,6 @@ ROLE_WORDS = {"départ": "DEPART", "depart": "DEPART", "arrivée": "ARRIVEE", "a
 ROLE_WORDS.update(dict.fromkeys(("destination", "terminus"), "ARRIVEE"))
 # What may stand between "est" and the role: "ma gare de", "mon point de", "la ville d'".
 ROLE_LINKS = frozenset("de d' d’ du mon ma notre le la l' l’ point gare ville lieu station".split())
-
-
-def _word(doc: Doc, i: int) -> str:
-    return doc[i].lower_ if 0 <= i < len(doc) else ""
 
 
 # After "X mon départ", "X, ma destination": the role word ends the phrase ("Paris, mon départ
@@ -38,22 +36,22 @@ def role_after(doc: Doc, end: int, start: Optional[int] = None) -> Optional[str]
     places offered as a choice ("nous hésitons entre Sens et Dole comme destination")."""
     if start is not None and _one_of_two(doc, start):
         return None
-    comma = _word(doc, end) == ","
+    comma = word_at(doc, end) == ","
     if comma and _goes_there(doc, end + 1):
         return "ARRIVEE"
-    if _word(doc, end) in IS:
+    if word_at(doc, end) in IS:
         i = end + 1
-    elif _word(doc, end) in MY or (comma and _word(doc, end + 1) in MY):
-        i = end + comma
+    elif word_at(doc, end) in MY or (comma and word_at(doc, end + 1) in MY):
+        i = end + 1 if comma else end
     else:
         return None
-    while _word(doc, i) in ROLE_LINKS and i < end + 6:
+    while word_at(doc, i) in ROLE_LINKS and i < end + 6:
         i += 1
-    role = ROLE_WORDS.get(_word(doc, i))
+    role = ROLE_WORDS.get(word_at(doc, i))
     if (
         role
-        and _word(doc, end) not in IS
-        and not (_word(doc, i + 1) in PHRASE_ENDS or doc[min(i + 1, len(doc) - 1)].is_punct)
+        and word_at(doc, end) not in IS
+        and not (word_at(doc, i + 1) in PHRASE_ENDS or (i + 1 < len(doc) and doc[i + 1].is_punct))
     ):
         return None
     return role
@@ -65,8 +63,8 @@ def _goes_there(doc: Doc, start: int) -> bool:
     for i in range(start, min(len(doc), start + 8)):
         if doc[i].is_punct:
             return False
-        if _word(doc, i) in THERE:
-            verbs = [_word(doc, j) for j in range(i + 1, min(len(doc), i + 4))]
+        if word_at(doc, i) in THERE:
+            verbs = [word_at(doc, j) for j in range(i + 1, min(len(doc), i + 4))]
             return any(v in GOING_THERE or v in WANTING for v in verbs) and not any(
                 v in {"suis", "habite"} for v in verbs
             )
@@ -76,7 +74,7 @@ def _goes_there(doc: Doc, start: int) -> bool:
 def _one_of_two(doc: Doc, start: int) -> bool:
     """The place at `start` is offered as one of two: after a word of hesitating or choosing
     ("hésitons", "hesite", "choix"), or as the second of "entre A et B"."""
-    before = [_word(doc, i) for i in range(max(0, start - 12), start)]
+    before = [word_at(doc, i) for i in range(max(0, start - 12), start)]
     if any(w.startswith(("hésit", "hesit")) or w in CHOOSING for w in before):
         return True
     return before[-1:] == ["et"] and "entre" in before

@@ -27,6 +27,12 @@ def check_unknown_names(value: str) -> str:
     return value
 
 
+def word_at(doc: Doc, i: int) -> str:
+    """The lowercase text of token `i`, "" outside the doc (the rules read words around a place
+    without minding its edges)."""
+    return doc[i].lower_ if 0 <= i < len(doc) else ""
+
+
 def words_of(doc: Doc, start: int = 0, end: Optional[int] = None) -> List[str]:
     """The texts of the doc's tokens `start:end`, from its arrays rather than its tokens
     (as `doc_text`): the place rules read a doc's words several times."""
