@@ -27,10 +27,19 @@ Read off the lowercase words, each rule shaped by what the word also means in Fr
 - a means ruled out is no means: "sans voiture", "pas en avion", "plutôt qu'en car",
   "au lieu du bus", "je laisse la voiture" (a negation, "laisser", or "plutôt que" / "au
   lieu" within the three words before).
+
+A request that asks for a train and also travels by another means has legs by each
+("je vais en voiture de Lyon à Chambéry, puis de Chambéry je prends le train pour Modane"):
+the places of a clause by the other means alone are that leg's (`other_mode_clauses`), no
+ends, where the rest of the request names two places (`seqkit_trip` reads the train's leg).
 """
 
 import re
-from typing import List, Sequence
+from typing import List, Optional, Sequence, Set
+
+from spacy.tokens import Doc, Span
+
+from .written import doc_text
 
 OTHER_MODES_SETTINGS = ("invalid", "keep")
 
@@ -140,6 +149,39 @@ def travels_by_other_mode(tokens: Sequence[str]) -> bool:
     another means and asks for no train."""
     words = _words(tokens)
     return names_another_mode(words) and not names_a_train(words)
+
+
+# Where a request's clauses part: "..., puis ...", ". ", "; ".
+_CLAUSE_BREAKS = frozenset({".", ";", ":", "!", "?", ",", "puis", "mais", "ensuite"})
+
+
+def other_mode_clauses(tokens: Sequence[str]) -> Set[int]:
+    """The positions of the tokens of the clauses that travel by another means and name no
+    train, in a request that names a train elsewhere (`tokens`: its token texts, those of its
+    place mentions blanked); empty when it names no train."""
+    words = _words(tokens)
+    found: Set[int] = set()
+    if not names_a_train(words):
+        return found
+    start = 0
+    for i in range(len(words) + 1):
+        if i == len(words) or words[i] in _CLAUSE_BREAKS:
+            clause = words[start:i]
+            if names_another_mode(clause) and not names_a_train(clause):
+                found.update(range(start, i))
+            start = i + 1
+    return found
+
+
+def other_mode_legs(doc: Doc, mentions: Sequence[Span]) -> Optional[Set[int]]:
+    """None where the request travels by another means and asks for no train (an INVALID
+    order); else the positions of its clauses by another means (`other_mode_clauses`)."""
+    if not may_name_a_mode(doc_text(doc)):
+        return set()
+    # The words of the places are no means of transport: "je serai à Avion" (Pas-de-Calais).
+    in_places = {i for span in mentions for i in range(span.start, span.end)}
+    words = ["" if t.i in in_places else t.text for t in doc]
+    return None if travels_by_other_mode(words) else other_mode_clauses(words)
 
 
 def check_other_modes(value: str) -> str:

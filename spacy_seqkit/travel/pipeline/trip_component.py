@@ -13,12 +13,12 @@ from .extensions import install_extensions
 from .homonyms import settle_homonyms
 from .landmarks import without_landmarks
 from .language import is_foreign_doc
-from .modes import check_other_modes, may_name_a_mode, travels_by_other_mode
+from .modes import check_other_modes, other_mode_legs
 from .pairs import adjacent_place, cued_first, run_together, then_chained
 from .ruled_out import is_ruled_out
 from .station_names import ends_a_station_name, join_station_names
 from .trip import LABELS, Trip, trip_accuracy
-from .written import ShoutingText, capital_of_the_sentence, check_unknown_names, doc_text, looks_like_name
+from .written import ShoutingText, capital_of_the_sentence, check_unknown_names, looks_like_name
 
 # The longest run of tokens read as one place name inside a longer mention
 # ("Saint Jean Pied de Port", "Aéroport Charles de Gaulle 2 TGV").
@@ -35,9 +35,9 @@ class TripResolver:
     """Reads the trip off a doc's entities.
 
     A request that travels by another means than the train ("en voiture", "un vol") and
-    asks for no train is INVALID with `other_modes = "invalid"` (`modes.py`). A place the
-    request rules out ("pas Hendaye", "à Sedan, non pardon, à Reims") is dropped
-    (`ruled_out.py`).
+    asks for no train is INVALID with `other_modes = "invalid"`; one that also asks for a
+    train is read off its train's leg (`modes.py`). A place the request rules out ("pas
+    Hendaye", "à Sedan, non pardon, à Reims") is dropped (`ruled_out.py`).
 
     Each DEPART / ARRIVEE / VIA mention is resolved to a place of `places` (case-
     and accent-insensitive, then fuzzy for typos). With `known_places_only`, a
@@ -60,10 +60,9 @@ class TripResolver:
     valid with two different ends, neither offered with an alternative ("de Nîmes ou
     d'Arles"), in a request written in French (`french_only`).
 
-    With `fix_ents` (the default), `doc.ents` become the mentions the trip was
-    read from, with the roles they ended up with, so entities and trip agree:
-    "paris lyon" tagged as one DEPART becomes DEPART "paris" + ARRIVEE "lyon",
-    and "samedi" tagged DEPART is no entity any more.
+    With `fix_ents` (the default), `doc.ents` become the mentions the trip was read from, with
+    the roles they ended up with ("paris lyon" tagged as one DEPART becomes DEPART "paris" +
+    ARRIVEE "lyon"; "samedi" tagged DEPART is no entity any more).
     """
 
     def __init__(
@@ -171,11 +170,9 @@ class TripResolver:
         if self.french_only and doc is not None and is_foreign_doc(doc):
             # "I need a train from Paris to Lyon": a request in another language is no order.
             return Trip(), []
-        if self.other_modes == "invalid" and doc is not None and may_name_a_mode(doc_text(doc)):
-            # The words of the places are no means of transport: "je serai à Avion" (Pas-de-Calais).
-            in_places = {i for span in spans for i in range(span.start, span.end)}
-            if travels_by_other_mode(["" if t.i in in_places else t.text for t in doc]):
-                return Trip(), []
+        other_legs = other_mode_legs(doc, spans) if self.other_modes == "invalid" and doc is not None else set()
+        if other_legs is None:  # by another means, no train asked for
+            return Trip(), []
         landmark: Set[int] = set()
         if self.resolve_names and doc is not None and spans:
             # "vers la Porte Dorée", "la Tour Eiffel": a landmark's words are no ends
@@ -189,6 +186,9 @@ class TripResolver:
         if doc is not None:  # a landmark's words are no place a cue may name either
             mentioned += [doc[i : i + 1] for i in sorted(landmark)]
         places = [p for p in places if not is_ruled_out(p[1], starts)]
+        by_train = [p for p in places if p[1].start not in other_legs]
+        if len({p[2].name for p in by_train}) >= 2:  # "en voiture de Lyon à Dijon, puis le train pour Sens"
+            places = by_train
         departures = [p for p in places if p[0] == "DEPART"]
         arrivals = [p for p in places if p[0] == "ARRIVEE"]
         if not departures and len(arrivals) >= 2:

@@ -121,3 +121,59 @@ def test_trip_other_modes_round_trips_through_disk(tmp_path):
     loaded = spacy.load(tmp_path / "p")
     assert loaded.get_pipe("seqkit_trip").other_modes == "keep"
     assert loaded("un vol de Biarritz pour Lille")._.trip["arrival"] == "Lille"
+
+
+# A request with a leg by another means and a leg by train: (text, the mentions with the roles a
+# recognizer gives them, departure, arrival).
+TWO_LEGS = [
+    (
+        "je vais en voiture de Lyon à Chambéry, puis de Chambéry je prends le train pour Modane",
+        [("Lyon", "DEPART"), ("Chambéry", "VIA"), ("de Chambéry", "DEPART"), ("Modane", "ARRIVEE")],
+        "Chambéry",
+        "Modane",
+    ),
+    (
+        "je dois être à Sète lundi. Mon frère me déposera en voiture depuis Agde jusqu'à Béziers, "
+        "et je prendrai le train à Béziers.",
+        [("Sète", "ARRIVEE"), ("Agde", "DEPART"), ("Béziers", "ARRIVEE"), ("train à Béziers", "DEPART")],
+        "Béziers",
+        "Sète",
+    ),
+    (
+        "je voudrais aller de Lorient à Quimper, puis de Quimper à Douarnenez en bus. Juste le train.",
+        [("Lorient", "DEPART"), ("Quimper", "VIA"), ("de Quimper", "DEPART"), ("Douarnenez", "ARRIVEE")],
+        "Lorient",
+        "Quimper",
+    ),
+]
+# The leg by another means keeps its places where the train's leg alone names no two places.
+ONE_TRAIN_PLACE = [
+    ("je prends le bus jusqu'à Nantes puis le train pour Rennes", [("Nantes", "DEPART"), ("Rennes", "ARRIVEE")]),
+    ("je roule en voiture de Nantes à Rennes, puis le TER", [("Nantes", "DEPART"), ("Rennes", "ARRIVEE")]),
+]
+
+
+def _read(text, marked):
+    """The trip of `text` whose entities are `marked`: (context, label), the context's last word
+    the mention, at the context's first occurrence ("de Chambéry": its second Chambéry)."""
+    nlp = spacy.blank("fr")
+    trip = nlp.add_pipe("seqkit_trip")
+    doc = nlp.make_doc(text)
+    ents = []
+    for mention, label in marked:
+        start = text.index(mention) + (len(mention) - len(mention.split()[-1]) if " " in mention else 0)
+        ents.append(doc.char_span(start, start + len(mention.split()[-1]), label=label))
+    doc.ents = ents
+    return trip(doc)._.trip
+
+
+@pytest.mark.parametrize("text,marked,departure,arrival", TWO_LEGS)
+def test_trip_a_leg_by_another_means_is_no_end_of_the_train(text, marked, departure, arrival):
+    trip = _read(text, marked)
+    assert (trip["departure"], trip["arrival"], trip["steps"]) == (departure, arrival, [])
+
+
+@pytest.mark.parametrize("text,marked", ONE_TRAIN_PLACE)
+def test_trip_a_leg_by_another_means_keeps_its_places_when_the_train_needs_them(text, marked):
+    trip = _read(text, marked)
+    assert (trip["departure"], trip["arrival"]) == ("Nantes", "Rennes")
