@@ -92,6 +92,8 @@ def ruled_out_before(mention: Span) -> bool:
     if i < 0:
         return False
     word = _word(doc, i)
+    if word == "plus" and any(_word(doc, k) in {"ne", "n'"} for k in range(max(0, i - 3), i)):
+        word = "pas"  # "je ne pars plus de Lyon, ..."
     if word == "pas" and not _opens_clause(doc, i):
         return mention.end < len(doc) and _word(doc, mention.end) in CONTRASTS
     if word in CUES_BEFORE or _preference_cue_ends_at(doc, i):

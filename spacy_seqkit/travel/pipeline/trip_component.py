@@ -8,6 +8,7 @@ from spacy.training import Example
 
 from ..places.contract import Places, check_places
 from ..places.place import Place
+from .called_off import called_off
 from .cued_ends import cued_ends, lone_end_reversed, roles_reversed
 from .extensions import install_extensions
 from .homonyms import settle_homonyms
@@ -171,7 +172,7 @@ class TripResolver:
             # "I need a train from Paris to Lyon": a request in another language is no order.
             return Trip(), []
         other_legs = other_mode_legs(doc, spans) if self.other_modes == "invalid" and doc is not None else set()
-        if other_legs is None:  # by another means, no train asked for
+        if other_legs is None or (doc is not None and called_off(doc)):  # another means; a trip called off
             return Trip(), []
         landmark: Set[int] = set()
         if self.resolve_names and doc is not None and spans:

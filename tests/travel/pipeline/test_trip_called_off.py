@@ -1,0 +1,85 @@
+"""A request that calls its trip off is no order ("je ne veux pas aller à Lyon depuis Paris",
+"j'annule"); one that goes on to ask for a trip, or denies only its circumstances, keeps it."""
+
+import pytest
+from trip_helpers import marked_doc
+
+from spacy_seqkit.travel.pipeline.called_off import called_off
+
+CALLED_OFF = [
+    ("Je ne veux pas aller à Lyon depuis Paris.", [("Lyon", "ARRIVEE"), ("Paris", "DEPART")]),
+    ("Paris Lyon en TGV, mais je n'ai plus de sous, donc je ne pars pas.", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")]),
+    ("finalement je n'irai pas à Brest depuis Rennes, merci quand même", [("Brest", "ARRIVEE"), ("Rennes", "DEPART")]),
+    ("je voulais aller de Toulon à Nice mais finalement on ne part plus", [("Toulon", "DEPART"), ("Nice", "ARRIVEE")]),
+    ("je n'ai pas du tout envie d'aller à Paris depuis Rennes", [("Paris", "ARRIVEE"), ("Rennes", "DEPART")]),
+    ("de Lille à Marseille, mais finalement non, je reste", [("Lille", "DEPART"), ("Marseille", "ARRIVEE")]),
+    (
+        "je voulais aller à Dijon depuis Besançon mais il y a grève, donc j'annule",
+        [("Dijon", "ARRIVEE"), ("Besançon", "DEPART")],
+    ),
+    ("je voudrais annuler mon Nantes Rennes de demain", [("Nantes", "DEPART"), ("Rennes", "ARRIVEE")]),
+]
+KEPT = [
+    (
+        "je ne vais pas à Lyon mais à Grenoble depuis Paris",
+        [("Grenoble", "ARRIVEE"), ("Paris", "DEPART")],
+        "Paris",
+        "Grenoble",
+    ),
+    ("je ne veux pas partir trop tard de Lyon pour Paris", [("Lyon", "DEPART"), ("Paris", "ARRIVEE")], "Lyon", "Paris"),
+    (
+        "Mon train a été annulé. Je dois quand même aller de Lyon à Paris.",
+        [("Lyon", "DEPART"), ("Paris", "ARRIVEE")],
+        "Lyon",
+        "Paris",
+    ),
+    (
+        "mon TGV Paris Lyon a été annulé, quand part le suivant ?",
+        [("Paris", "DEPART"), ("Lyon", "ARRIVEE")],
+        "Paris",
+        "Lyon",
+    ),
+    (
+        "de Paris, finalement non, de Lyon, à Marseille",
+        [("Lyon", "DEPART"), ("Marseille", "ARRIVEE")],
+        "Lyon",
+        "Marseille",
+    ),
+    (
+        "de Paris à Lyon, sauf Dijon je ne veux pas m'y arrêter",
+        [("Paris", "DEPART"), ("Lyon", "ARRIVEE")],
+        "Paris",
+        "Lyon",
+    ),
+    (
+        "Départ Thionville, arrivée Metz, je ne vais pas jusqu'au bout de la ligne",
+        [("Thionville", "DEPART"), ("Metz", "ARRIVEE")],
+        "Thionville",
+        "Metz",
+    ),
+    (
+        "Je ne pars plus de Lyon, je pars de Grenoble pour Valence",
+        [("Lyon", "DEPART"), ("Grenoble", "DEPART"), ("Valence", "ARRIVEE")],
+        "Grenoble",
+        "Valence",
+    ),
+    (
+        "je n'ai pas de voiture, je dois aller de Lyon à Paris",
+        [("Lyon", "DEPART"), ("Paris", "ARRIVEE")],
+        "Lyon",
+        "Paris",
+    ),
+]
+
+
+@pytest.mark.parametrize("text,marked", CALLED_OFF)
+def test_trip_called_off_is_invalid(nlp, text, marked):
+    doc = nlp.get_pipe("seqkit_trip")(marked_doc(nlp, text, marked))
+    assert called_off(doc) and doc._.trip["is_valid"] is False and doc.ents == ()
+
+
+@pytest.mark.parametrize("text,marked,departure,arrival", KEPT)
+def test_trip_not_called_off_keeps_its_ends(nlp, text, marked, departure, arrival):
+    doc = nlp.get_pipe("seqkit_trip")(marked_doc(nlp, text, marked))
+    assert not called_off(doc)
+    assert (doc._.trip["departure"], doc._.trip["arrival"]) == (departure, arrival)
