@@ -11,7 +11,7 @@ from ..places.contract import Places
 from ..places.names import normalise
 from ..places.place import Place
 from .cued_ends import PAIR_JOINERS, Found, cued_role
-from .ruled_out import corrects_before
+from .ruled_out import corrects_before, where_one_is
 from .written import is_word, words_of
 
 
@@ -59,12 +59,16 @@ def adjacent_place(
 
 
 def cued_first(found: List[Tuple[str, Span, Place]], role: str) -> List[Tuple[str, Span, Place]]:
-    """Several ends read with one `role` ("DEPART", "ARRIVEE"): the last one a correction
+    """Several ends read with one `role` ("DEPART", "ARRIVEE"): those where someone lives,
+    works or is after the others (`ruled_out.where_one_is`); the last one a correction
     brings first (`ruled_out.corrects_before`); else, the first after no cue of it and exactly
     one other after its cue: that one first ("Signé : Marie Lourdes. Je pars de Dax pour aller à
     Bayonne": Bayonne, after "aller à", not the village of Marie)."""
     if len(found) < 2:
         return found
+    homes = [f for f in found if where_one_is(f[1])]
+    if homes and len(homes) < len(found):  # "je bosse à Levallois, ... voir mes parents à Lisieux"
+        found = [f for f in found if f not in homes] + homes
     corrected = [f for f in found[1:] if corrects_before(f[1])]
     if corrected:  # "je pars de Nantes pour Rennes, finalement plutôt au départ d'Angers"
         return corrected[-1:] + [f for f in found if f is not corrected[-1]]

@@ -24,7 +24,8 @@ Two shapes, each narrow enough that an ordinary "pas" keeps its places:
 
 A third: where someone lives, works or is ("j'habite à Rouen", "je travaille à Nantes", "mes
 parents sont à Brest"), when a pair "de X à Y" of mentions follows it: the request's context,
-not one of its ends (`context_before_pair`).
+not one of its ends (`context_before_pair`). Such a place is never a stop either, and of two
+ends read with one role, the other goes first (`where_one_is`, read by `pairs.cued_first`).
 
 And two corrections that rule nothing out: an end a correction brings ("..., finalement plutôt
 au départ d'Angers", "en fait pour Béziers") goes before the one it corrects
@@ -172,22 +173,29 @@ def reversed_after(doc, end: int) -> bool:
 WHERE_ONE_IS = frozenset(
     "habite habites habitons habitez habitent vis vit vivons vivez vivent réside résident suis es est sommes "
     "êtes sont trouve trouvons travaille travailles travaillons travaillez travaillent bosse bosses bossons "
-    "bossez bossent".split()
+    "bossez bossent basé basée basés basées domicilié domiciliée installé installée installés".split()
 )
 AT_PLACE = frozenset("à a au en sur encore toujours actuellement".split())
 PAIR_FROM = frozenset({"de", "d'", "du", "depuis"})
 PAIR_TO = frozenset({"à", "a", "au", "pour", "vers", "jusqu'à"})
 
 
-def context_before_pair(mention: Span, mention_starts: Collection[int]) -> bool:
-    """The mention is where someone lives, works or is ("j'habite à Rouen", "je travaille à
-    Nantes", "mes parents sont à Brest"), and a pair of mentions "de X à Y" follows it."""
+def where_one_is(mention: Span) -> bool:
+    """The mention is where someone lives, works or is: "j'habite à Rouen", "je travaille à
+    Nantes", "mes parents sont à Brest", "basé à Niort"."""
     doc = mention.doc
     i = mention.start - 1
     while i >= 0 and _word(doc, i) in AT_PLACE:
         i -= 1
-    if i < 0 or _word(doc, i) not in WHERE_ONE_IS:
+    return i >= 0 and _word(doc, i) in WHERE_ONE_IS
+
+
+def context_before_pair(mention: Span, mention_starts: Collection[int]) -> bool:
+    """The mention is where someone lives, works or is (`where_one_is`), and a pair of mentions
+    "de X à Y" follows it."""
+    if not where_one_is(mention):
         return False
+    doc = mention.doc
     for j in range(mention.end, len(doc) - 1):
         if _word(doc, j) in PAIR_FROM and j + 1 in mention_starts:
             to = range(j + 2, min(len(doc) - 1, j + 2 + MAX_CORRECTION_TOKENS))

@@ -16,7 +16,7 @@ from .landmarks import without_landmarks
 from .language import is_foreign_doc
 from .modes import check_other_modes, other_mode_legs
 from .pairs import adjacent_place, cued_first, run_together, then_chained
-from .ruled_out import is_ruled_out
+from .ruled_out import is_ruled_out, where_one_is
 from .station_names import ends_a_station_name, join_station_names
 from .trip import LABELS, Trip, trip_accuracy
 from .written import ShoutingText, capital_of_the_sentence, check_unknown_names, looks_like_name
@@ -196,7 +196,7 @@ class TripResolver:
             departures, arrivals = arrivals[:1], arrivals[1:]
         elif not arrivals and len(departures) >= 2:
             departures, arrivals = departures[:1], departures[1:]
-        steps = [p for p in places if p[0] == "VIA"]
+        steps = [p for p in places if p[0] == "VIA" and not where_one_is(p[1])]  # not "je bosse à Sens"
         # An end the recognizer was unsure of often comes out as a stop ("je monte
         # à Niort et je descends à Poitiers" read as two stops): a trip missing an
         # end takes it from the stops, the first for the departure, the last for

@@ -246,3 +246,33 @@ def test_trip_ruled_out_place_dropped_from_ents_through_the_pipeline():
 def test_trip_a_correction_brings_the_end_it_names(nlp, text, ents, departure, arrival):
     doc = tagged(nlp, text, ents)
     assert (doc._.trip["departure"], doc._.trip["arrival"]) == (departure, arrival)
+
+
+# Where someone lives, works or is, read with the role of another end: the other end goes first,
+# and such a place is no stop.
+HOMES = [
+    (
+        "je bosse à Levallois, j'habite à Évreux, et je vais voir mes beaux-parents à Lisieux",
+        [("Levallois", "ARRIVEE"), ("Évreux", "DEPART"), ("Lisieux", "ARRIVEE")],
+        ("Évreux", "Lisieux", []),
+    ),
+    (
+        "j'habite à Auxerre et je travaille à Sens. Demain je vais à Paris depuis Sens.",
+        [("Auxerre", "DEPART"), ("Sens", "VIA"), ("Paris", "ARRIVEE"), ("depuis Sens", "DEPART")],
+        ("Sens", "Paris", []),
+    ),
+    # one end read where one lives: that is where one leaves from
+    ("j'habite à Auxerre et je vais à Sens", [("Auxerre", "DEPART"), ("Sens", "ARRIVEE")], ("Auxerre", "Sens", [])),
+]
+
+
+@pytest.mark.parametrize("text,ents,expected", HOMES)
+def test_trip_where_one_lives_gives_way_to_another_end(nlp, text, ents, expected):
+    doc = nlp.make_doc(text)
+    spans = []
+    for context, label in ents:  # the context's last word is the mention
+        start = text.index(context) + len(context) - len(context.split()[-1])
+        spans.append(doc.char_span(start, start + len(context.split()[-1]), label=label))
+    doc.ents = spans
+    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    assert (trip["departure"], trip["arrival"], trip["steps"]) == expected
