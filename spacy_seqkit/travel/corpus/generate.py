@@ -194,11 +194,13 @@ def render(
                 place = draw_place(rng)
             chosen[name] = place
             used.add(place)
-        before, mention = _with_preposition(prep, surface_form(chosen[name], rng, gazetteer))
+        surface = surface_form(chosen[name], rng, gazetteer)
+        before, mention = _with_preposition(prep, surface)
         if gazetteer is not None and name not in answered and gazetteer.is_station(chosen[name]):
             # A station is answered by the name the request used ("Valence TGV"), as the trip
-            # component answers it (`stations.answer_name`).
-            place = gazetteer.place(mention)
+            # component answers it (`stations.answer_name`), its article included ("aux Ormes":
+            # Les Ormes, not the commune Ormes).
+            place = gazetteer.place(_with_preposition("=", surface)[1])
             answered[name] = place.name if place is not None else chosen[name]
         label = SLOT_LABELS.get(name)
         if label is not None and not label_single_end and not template.is_valid_trip:

@@ -5,12 +5,15 @@ place before it on the way, or after it.
 
 The other places a name may stand for come from `Places.homonyms(text)` where the gazetteer
 has it (`FrenchPlaces`: current communes of 5,000 inhabitants or more sharing the typed key);
-a gazetteer without it keeps every place as it resolved."""
+a gazetteer without it keeps every place as it resolved. And a name after "au", "aux", "du",
+"des" is first read with the article they hold ("aux Ormes": Les Ormes, `with_contracted_article`)."""
 
 from typing import List, Optional, Tuple
 
 from spacy.tokens import Span
 
+from ..places.contract import Places
+from ..places.names import normalise
 from ..places.place import COMMUNE, Place
 
 End = Tuple[str, Span, Place]
@@ -63,3 +66,21 @@ def _beside(end: End, others: List[End], read: List[End], places: object) -> End
             read[:] = [settled if p is end else p for p in read]
             return settled
     return end
+
+
+# "aux Ormes", "du Havre": a preposition that holds the name's article (à les, de le).
+_CONTRACTED = {"au": "Le", "aux": "Les", "du": "Le", "des": "Les"}
+
+
+def with_contracted_article(span: Span, places: Places) -> Optional[Place]:
+    """The place named by the span with the article its preposition holds, where that is a
+    place's own name: "aux Ormes" is Les Ormes (Vienne), not the commune Ormes (Loiret), "des
+    Saules" Les Saules; None where there is no such place ("au Mans" is read as ever)."""
+    if span.start == 0:
+        return None
+    article = _CONTRACTED.get(span.doc[span.start - 1].lower_)
+    if article is None:
+        return None
+    named = f"{article} {span.text}"
+    place = places.place(named)
+    return place if place is not None and normalise(place.name) == normalise(named) else None

@@ -11,7 +11,7 @@ from ..places.place import Place
 from .called_off import called_off
 from .cued_ends import cued_ends, lone_end_reversed, roles_reversed
 from .extensions import install_extensions
-from .homonyms import settle_homonyms
+from .homonyms import settle_homonyms, with_contracted_article
 from .landmarks import without_landmarks
 from .language import is_foreign_doc
 from .modes import check_other_modes, other_mode_legs
@@ -121,7 +121,7 @@ class TripResolver:
             head = self.places.place(span[:-1].text)
             if head is not None:
                 return [(span[:-1], head)]
-        place = self.places.place(span.text)
+        place = with_contracted_article(span, self.places) or self.places.place(span.text)
         if place is not None and capital_of_the_sentence(span) and self.places.place(span.text.lower()) is None:
             return []  # "La réunion est à Toulouse": as "la réunion", a word, not La Réunion (Lot-et-Garonne)
         if place is not None and not (self.known_places_only and run_together(span, self.places)):

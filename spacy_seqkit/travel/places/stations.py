@@ -26,7 +26,8 @@ __all__ = [
 ]
 
 # What people call a few big stations, beside SNCF's names (facts of usage): airports by their
-# codes, Marne-la-Vallée for Disneyland's station, the Paris stations by their old names.
+# codes, Marne-la-Vallée for Disneyland's station, the Paris stations by their old names, a few
+# stations by the name on their front ("Valence Ville") or of their town before a merger ("Cherbourg").
 COLLOQUIAL_NAMES = {
     "Aéroport Charles de Gaulle 2 TGV": (
         "Roissy CDG",
@@ -50,6 +51,13 @@ COLLOQUIAL_NAMES = {
     "Strasbourg": ("Strasbourg Gare Centrale",),
     "Bordeaux Saint-Jean": ("gare Saint-Jean",),
     "Montpellier Saint-Roch": ("gare Saint-Roch",),
+    # Stations SNCF's list names as their town, by the names on their fronts and in use.
+    "Valence": ("Valence Ville",),
+    "Albi": ("Albi Ville",),
+    "Dole": ("Dole Ville",),
+    "Nîmes": ("Nîmes Centre",),
+    "Cherbourg-en-Cotentin": ("Cherbourg",),
+    "La Baule-Escoublac": ("La Baule",),
 }
 
 

@@ -86,3 +86,17 @@ def test_without_homonyms_a_gazetteer_keeps_its_places(nlp, monkeypatch):
 )
 def test_a_stop_named_as_several_communes_is_the_one_beside_its_neighbours(nlp, text, marked, steps):
     assert trip_of(nlp, text, marked)["steps"] == steps
+
+
+@pytest.mark.parametrize(
+    "text,marked,arrival",
+    [
+        # The article "aux" holds belongs to the name: the station Les Ormes (Vienne), not Ormes (Loiret).
+        ("je vais de Poitiers aux Ormes demain", [("Poitiers", "DEPART"), ("Ormes", "ARRIVEE")], "Les Ormes"),
+        ("de Caen au Havre", [("Caen", "DEPART"), ("Havre", "ARRIVEE")], "Le Havre"),
+        ("de Tours à Ormes", [("Tours", "DEPART"), ("Ormes", "ARRIVEE")], "Ormes"),
+        ("de Tours au Mans", [("Tours", "DEPART"), ("Mans", "ARRIVEE")], "Le Mans"),
+    ],
+)
+def test_a_name_is_read_with_the_article_its_preposition_holds(nlp, text, marked, arrival):
+    assert trip_of(nlp, text, marked)["arrival"] == arrival

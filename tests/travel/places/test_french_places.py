@@ -381,6 +381,10 @@ def test_station_spellings_resolve_to_their_station(gaz, typed, station):
         ("Golfe-Juan", "Golfe-Juan"),  # SNCF: Golfe Juan Vallauris
         ("valance tgv", "Valence TGV"),  # a typo: the form it is closest to
         ("Les Aubrais-Orléans", "Les Aubrais-Orléans"),  # a town joined by SNCF keeps its hyphen
+        ("valence ville", "Valence Ville"),  # the name on its front; SNCF's list: Valence
+        ("Nîmes Centre", "Nîmes Centre"),
+        ("Cherbourg", "Cherbourg"),  # the town before its mergers; SNCF: Cherbourg-en-Cotentin
+        ("la baule", "La Baule"),  # SNCF: La Baule-Escoublac
         # No city in what was typed: SNCF's traveller name.
         ("gare du nord", "Paris Gare du Nord"),
         ("part dieu", "Lyon Part Dieu"),
