@@ -1,6 +1,7 @@
 """What a mention names: the exact key, then the key without its type words or
-département, then a typo-tolerant match (Damerau-Levenshtein, same first letter), never for a
-type word, a foreign place or an ordinary word. Cached per process and settings."""
+département, then a typo-tolerant match (Damerau-Levenshtein, same first letter; a city of
+100,000 inhabitants a little further: "lile", "toulouz"), never for a type word, a foreign
+place or an ordinary word. Cached per process and settings."""
 
 import functools
 from bisect import bisect_left, bisect_right
@@ -88,7 +89,35 @@ def _lookup(key: str, index: NameIndex, ordinary_words: FrozenSet[str], lowercas
         # "demain" is not a typo of Denain, nor "guichet" of Guichen, nor "les châteaux"
         # of Les Champeaux; a station's name mistyped still is ("parsi gare de l'est").
         return fuzzy(key, index, index.station_keys, max_edits(len(key))) if " " in key else None
-    return fuzzy(key, index, index.fuzzy_keys, max_edits(len(key)))
+    return fuzzy(key, index, index.fuzzy_keys, max_edits(len(key))) or _city_slip(key, index)
+
+
+# A city of this size is mistyped further than a village may be: "lile", "nime" (Lille, Nîmes:
+# one edit in four letters), "toulouz", "marseil" (two edits in six to nine).
+CITY_SLIP_POPULATION = 100_000
+
+
+def _city_slip(key: str, index: NameIndex) -> Optional[Entry]:
+    """A city of CITY_SLIP_POPULATION inhabitants that a one-word key (no French word) is a
+    slip of beyond `max_edits`: one edit in four letters, two in six to nine, of the same first
+    letter and at most one letter shorter; the closest, then one the key begins ("nime": Nîmes, its silent "s" left out, not
+    Nice), then the biggest."""
+    limit = {4: 1, 6: 2, 7: 2, 8: 2, 9: 2}.get(len(key), 0)
+    if not limit or " " in key:
+        return None
+    from rapidfuzz.distance import DamerauLevenshtein
+
+    best: Optional[Tuple[int, bool, int]] = None
+    found: Optional[Entry] = None
+    for candidate in _near_length(index.big_keys, key[0], len(key), limit):
+        entry = index.by_key[candidate]
+        if entry.population < CITY_SLIP_POPULATION or len(candidate) < len(key) - 1:
+            continue  # a slip rather leaves letters out than adds two: "manasc" is no Le Mans
+        distance = DamerauLevenshtein.distance(key, candidate, score_cutoff=limit)
+        rank = (distance, not candidate.startswith(key), -entry.population)
+        if distance <= limit and (best is None or rank < best):
+            best, found = rank, entry
+    return found
 
 
 def _a_word_not_a_town(entry: Entry) -> bool:

@@ -101,6 +101,12 @@ def test_gazetteer_has_every_commune_and_the_stations(gaz, communes):
         ("bagneres de luchon", "Bagnères-de-Luchon"),
         # a typo in a long small name is corrected
         ("Sauxillange", "Sauxillanges"),
+        # a city of 100,000 inhabitants a little further: one edit in four letters, two in six to nine
+        ("lile", "Lille"),
+        ("nime", "Nîmes"),  # its silent "s" left out: not Nice, one edit away too
+        ("toulouz", "Toulouse"),
+        ("marseil", "Marseille"),
+        ("strasbur", "Strasbourg"),
         # the kind of place and a département around the name
         ("la gare de Tours", "Tours"),
         ("gare de Nîmes", "Nîmes"),
@@ -139,6 +145,9 @@ def test_gazetteer_resolve(gaz, mention, expected):
         "Londres",
         "Genève",
         # type words and ordinary words are no places, nor typos of one
+        "manasc",  # two letters more than "mans" (Le Mans): no slip
+        "pari",  # a word: not Paris
+        "renne",
         "gare",
         "la gare",
         "aéroport",
