@@ -5,7 +5,8 @@ word before it says which end it is:
 - "entre X et Y" said of a train: X departs, Y arrives ("le TER de 7 h 12 entre Ax-les-Thermes
   et Foix"), unless the request is choosing ("j'hésite entre Lyon et Grenoble");
 - two places joined by a dash in one token ("Paris-Saint-Malo", which the tokenizer keeps
-  whole), when the recognizer read neither: the first departs;
+  whole), or a request that is only two places ("bordeau toulouse", `bare_pairs.py`), when the
+  recognizer read neither: the first departs;
 - a bare pair of places, when the recognizer read neither, right after a word of a train or a
   ticket ("un direct Paris Toulouse ?", "2 adultes Lyon Nice") or right before the travellers
   or "aller-retour" ("Rennes-Saint-Malo, 2 adultes"): the first departs;
@@ -44,6 +45,7 @@ from spacy.tokens import Doc, Span
 from ..places.contract import Places
 from ..places.names import normalise
 from ..places.place import Place
+from .bare_pairs import bare_pair
 from .ruled_out import is_ruled_out, reversed_after
 from .subject_roles import role_after
 from .written import word_at, words_of
@@ -203,7 +205,7 @@ def _cued(
 ) -> Tuple[Optional[Found], Optional[Found]]:
     every_run = places.name_spans(words_of(doc))
     if departure is None and arrival is None:
-        joined = _joined_pair(doc, places, taken, every_run)
+        joined = _joined_pair(doc, places, taken, every_run) or bare_pair(doc, places, PAIR_JOINERS)
         if joined is not None:
             return joined
     runs = _free_runs(doc, places, taken, every_run)
@@ -229,9 +231,9 @@ def _cued(
             return new_departure, new_arrival
     if departure is None and arrival is None and len(runs) == 2:
         (s1, e1), (s2, e2) = runs
-        bare_pair = s2 - e1 <= 2 and all(doc[i].lower_ in PAIR_JOINERS - {"et"} for i in range(e1, s2))
+        beside = s2 - e1 <= 2 and all(doc[i].lower_ in PAIR_JOINERS - {"et"} for i in range(e1, s2))
         before = any(word_at(doc, i) in PAIR_CUES for i in range(s1 - 3, s1))
-        if bare_pair and (before or any(word_at(doc, i) in PAIR_AFTER for i in range(e2, e2 + 4))):
+        if beside and (before or any(word_at(doc, i) in PAIR_AFTER for i in range(e2, e2 + 4))):
             return _place(doc, places, runs[0]), _place(doc, places, runs[1])
     if departure is None and arrival is None:
         # "Metz comme point de départ et Nancy comme destination": each place said to be one end.

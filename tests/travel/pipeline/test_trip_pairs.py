@@ -53,3 +53,21 @@ def test_the_other_end_beside_the_one_read(nlp, text, marked, expected, monkeypa
 )
 def test_no_other_end_where_none_is_sure(nlp, text, marked, expected):
     assert trip_of(nlp, text, marked) == expected
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        # Nothing read: a request that is only two places, one maybe mistyped, goes from the first.
+        ("bordeau toulouse", ("Bordeaux", "Toulouse")),
+        ("grenobel lyon demain 8h30 svp", ("Grenoble", "Lyon")),
+        ("lile -> arras", ("Lille", "Arras")),
+        # Anything else in the request, one place of two words, or a word: no pair.
+        ("bordeau toulouse, combien de temps ?", (None, None)),
+        ("Albigny - Neuville", (None, None)),
+        ("bonjour merci", (None, None)),
+        ("demain toulouse", (None, None)),
+    ],
+)
+def test_a_request_of_two_places_alone_is_their_trip(nlp, text, expected):
+    assert trip_of(nlp, text, []) == expected
