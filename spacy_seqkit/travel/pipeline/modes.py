@@ -5,7 +5,9 @@ Read off the lowercase words, each rule shaped by what the word also means in Fr
 
 - a train word ("train", "TER", "TGV", "Intercités", "Ouigo", "RER", "Transilien", "SNCF")
   keeps the request, whatever else it says ("en voiture jusqu'à la gare, puis le TER");
-  "en train de" is the progressive ("je suis en train de chercher un vol"), not a train;
+  "en train de" is the progressive ("je suis en train de chercher un vol"), not a train; nor is
+  a train compared or refused ("plus vite que le train", "refuse que je prenne le train", "le
+  train est trop long");
 - words that only name another means count anywhere: "avion", "bus", "autocar", "bateau",
   "ferry", "vélo", "covoiturage", "taxi", "moto", "blablacar"...;
 - "car" is also "because" ("je vais à Lyon car j'ai rendez-vous"): a coach only right
@@ -32,10 +34,13 @@ A request that asks for a train and also travels by another means has legs by ea
 ("je vais en voiture de Lyon à Chambéry, puis de Chambéry je prends le train pour Modane"):
 the places of a clause by the other means alone are that leg's (`other_mode_clauses`), no
 ends, where the rest of the request names two places (`seqkit_trip` reads the train's leg).
+One that names no train is read the same way where each clause by another means is the
+return ("je voudrais aller de Bordeaux à Toulouse lundi ; je reviendrai en voiture"); else it
+is INVALID.
 """
 
 import re
-from typing import List, Optional, Sequence, Set
+from typing import Collection, List, Optional, Sequence, Set, Tuple
 
 from spacy.tokens import Doc, Span
 
@@ -96,13 +101,29 @@ def names_a_train(words: Sequence[str]) -> bool:
     """A train word, not the "en train de" of an action in progress, nor a train ruled
     out ("en avion, pas le train")."""
     for i, word in enumerate(words):
-        if word in TRAIN_WORDS and not _ruled_out(words, i):
+        if word in TRAIN_WORDS and not _ruled_out(words, i) and not _dismissed(words, i):
             progressive = (
                 word == "train" and 0 < i < len(words) - 1 and words[i - 1] == "en" and words[i + 1] in {"de", "d'"}
             )
             if not progressive:
                 return True
     return False
+
+
+# A train compared or refused: "plus vite que le train", "refuse que je prenne le train", "le
+# train est trop long".
+_COMPARING = frozenset("plus moins vite rapide cher mieux aussi autant".split())
+_REFUSING = frozenset("refuse refusent refusé interdit interdisent".split())
+
+
+def _dismissed(words: Sequence[str], i: int) -> bool:
+    before = words[max(0, i - 5) : i]
+    if any(w in _REFUSING for w in before):
+        return True
+    for j in range(max(0, i - 3), i):
+        if words[j] in {"que", "qu'"} and any(w in _COMPARING for w in words[max(0, j - 3) : j]):
+            return True
+    return "trop" in words[i + 1 : i + 5]
 
 
 def _other_leg(words: Sequence[str], i: int) -> bool:
@@ -151,26 +172,38 @@ def travels_by_other_mode(tokens: Sequence[str]) -> bool:
     return names_another_mode(words) and not names_a_train(words)
 
 
+# A clause by another means that is the journey's return, not the trip asked for.
+RETURNS = frozenset("retour reviendrai reviendrons revenir rentrerai rentrerons rentrer".split())
 # Where a request's clauses part: "..., puis ...", ". ", "; ".
 _CLAUSE_BREAKS = frozenset({".", ";", ":", "!", "?", ",", "puis", "mais", "ensuite"})
 
 
-def other_mode_clauses(tokens: Sequence[str]) -> Set[int]:
-    """The positions of the tokens of the clauses that travel by another means and name no
-    train, in a request that names a train elsewhere (`tokens`: its token texts, those of its
-    place mentions blanked); empty when it names no train."""
-    words = _words(tokens)
-    found: Set[int] = set()
-    if not names_a_train(words):
-        return found
+def _mode_clauses(words: Sequence[str]) -> List[Tuple[int, int]]:
+    """The (start, end) of the clauses that travel by another means and name no train."""
+    found: List[Tuple[int, int]] = []
     start = 0
     for i in range(len(words) + 1):
         if i == len(words) or words[i] in _CLAUSE_BREAKS:
             clause = words[start:i]
             if names_another_mode(clause) and not names_a_train(clause):
-                found.update(range(start, i))
+                found.append((start, i))
             start = i + 1
     return found
+
+
+def other_mode_clauses(tokens: Sequence[str], places: Collection[int] = ()) -> Optional[Set[int]]:
+    """The positions of the tokens of the clauses that travel by another means and name no
+    train (`tokens`: the request's token texts, those of its place mentions blanked; `places`:
+    where its mentions start). None where the request travels by another means: it names no
+    train, and some clause by another means is not its return ("..., je reviendrai en voiture")
+    or the rest of the request names fewer than two places."""
+    words = _words(tokens)
+    clauses = _mode_clauses(words)
+    legs = {i for start, end in clauses for i in range(start, end)}
+    if not clauses or names_a_train(words):
+        return legs
+    returns = all(any(words[i] in RETURNS for i in range(s, e)) for s, e in clauses)
+    return legs if returns and len([i for i in places if i not in legs]) >= 2 else None
 
 
 def other_mode_legs(doc: Doc, mentions: Sequence[Span]) -> Optional[Set[int]]:
@@ -181,7 +214,9 @@ def other_mode_legs(doc: Doc, mentions: Sequence[Span]) -> Optional[Set[int]]:
     # The words of the places are no means of transport: "je serai à Avion" (Pas-de-Calais).
     in_places = {i for span in mentions for i in range(span.start, span.end)}
     words = ["" if t.i in in_places else t.text for t in doc]
-    return None if travels_by_other_mode(words) else other_mode_clauses(words)
+    if not names_another_mode(_words(words)):
+        return set()
+    return other_mode_clauses(words, {span.start for span in mentions})
 
 
 def check_other_modes(value: str) -> str:

@@ -53,6 +53,12 @@ OTHER_MODES = [
     "un billet d'avion de Biarritz pour Lille",
     "je prendrai le covoiturage de Nantes à Rennes, pas le train",
     "je vais en stop de Nantes à Rennes",
+    # a train compared or refused is none asked for
+    "je prendrai la voiture de Nantes à Rennes, ça ira plus vite que le train",
+    "un vol de Biarritz pour Lille, le train est vraiment trop long",
+    "en avion de Biarritz à Lille, mon entreprise refuse que je prenne le train",
+    # a clause by another means that is no return
+    "je dois aller de Nantes à Rennes, mais on me fait voyager en avion",
 ]
 TRAINS = [
     "je vais de Nantes à Rennes car j'ai un rendez-vous",
@@ -73,6 +79,10 @@ TRAINS = [
     "je dois aller de Libourne à Figeac pour mon avion",
     "je débarque du ferry à Nantes et je dois rejoindre Rennes",
     "un train sans arrêt de Nantes à Rennes, pas un stop à chaque gare",  # "stop": a stop
+    # the return by another means: the trip asked for is the rest
+    "je voudrais aller de Nantes à Rennes lundi ; je reviendrai en voiture avec un collègue",
+    "de Libourne à Figeac, retour en bus",
+    "est-ce que le train de Nantes à Rennes est plus rapide que le bus ?",
 ]
 
 
