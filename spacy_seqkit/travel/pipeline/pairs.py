@@ -9,9 +9,9 @@ from spacy.tokens import Span
 
 from ..places.contract import Places
 from ..places.names import normalise
-from ..places.place import Place
+from ..places.place import COMMUNE, STATION, Place
 from .cued_ends import PAIR_JOINERS, Found, cued_role
-from .ruled_out import corrects_before, where_one_is
+from .ruled_out import corrects_before, is_ruled_out, where_one_is
 from .written import is_word, words_of
 
 
@@ -54,6 +54,8 @@ def adjacent_place(
             beside = end if after else start - 1
             if 0 <= beside < len(doc) and doc[beside].lower_ == "ou":
                 return None  # "lille flandres ou lille europe vers arras": one of two, no end
+            if is_ruled_out(part, {m.start for _, m, _ in read} | {part.start}):
+                return None  # "de Paris à Vienne en Autriche"
             return part, place
     return None
 
@@ -63,12 +65,20 @@ def cued_first(found: List[Tuple[str, Span, Place]], role: str) -> List[Tuple[st
     works or is after the others (`ruled_out.where_one_is`); the last one a correction
     brings first (`ruled_out.corrects_before`); else, the first after no cue of it and exactly
     one other after its cue: that one first ("Signé : Marie Lourdes. Je pars de Dax pour aller à
-    Bayonne": Bayonne, after "aller à", not the village of Marie)."""
+    Bayonne": Bayonne, after "aller à", not the village of Marie). And a station before its own
+    town: it says which of the town's ("vers Paris ... jusqu'à Paris Bercy")."""
     if len(found) < 2:
         return found
     homes = [f for f in found if where_one_is(f[1])]
     if homes and len(homes) < len(found):  # "je bosse à Levallois, ... voir mes parents à Lisieux"
         found = [f for f in found if f not in homes] + homes
+    found = _cue_first(found, role)
+    town = found[0][2].name if found[0][2].kind == COMMUNE else None
+    station = next((f for f in found[1:] if f[2].kind == STATION and f[2].commune == town), None)
+    return found if station is None else [station] + [f for f in found if f is not station]
+
+
+def _cue_first(found: List[Tuple[str, Span, Place]], role: str) -> List[Tuple[str, Span, Place]]:
     corrected = [f for f in found[1:] if corrects_before(f[1])]
     if corrected:  # "je pars de Nantes pour Rennes, finalement plutôt au départ d'Angers"
         return corrected[-1:] + [f for f in found if f is not corrected[-1]]

@@ -27,6 +27,8 @@ parents sont à Brest"), when a pair "de X à Y" of mentions follows it: the req
 not one of its ends (`context_before_pair`). Such a place is never a stop either, and of two
 ends read with one role, the other goes first (`where_one_is`, read by `pairs.cued_first`).
 
+A fourth: a place the words after it put abroad ("Vienne en Autriche": `abroad_after`).
+
 And two corrections that rule nothing out: an end a correction brings ("..., finalement plutôt
 au départ d'Angers", "en fait pour Béziers") goes before the one it corrects
 (`corrects_before`, read by `pairs.cued_first`), and "euh non, l'inverse", "pardon, c'est le
@@ -204,6 +206,24 @@ def context_before_pair(mention: Span, mention_starts: Collection[int]) -> bool:
     return False
 
 
+# Countries a place may be said to be in, right after it: "Vienne en Autriche" is no French end.
+ABROAD = frozenset(
+    "autriche italie espagne suisse allemagne belgique angleterre irlande écosse ecosse portugal pologne grèce "
+    "grece croatie hongrie roumanie suède suede norvège norvege danemark finlande tchéquie tchequie slovaquie "
+    "slovénie slovenie bulgarie serbie russie ukraine turquie maroc algérie algerie tunisie canada québec "
+    "quebec luxembourg japon chine brésil bresil mexique argentine inde égypte egypte sénégal senegal "
+    "états-unis etats-unis pays-bas royaume-uni usa".split()
+)
+
+
+def abroad_after(mention: Span) -> bool:
+    """The words right after the mention put it in another country: "Vienne en Autriche",
+    "Valence, en Espagne", "Montréal au Canada"."""
+    doc = mention.doc
+    i = mention.end + (1 if mention.end < len(doc) and doc[mention.end].text == "," else 0)
+    return i + 1 < len(doc) and _word(doc, i) in {"en", "au", "aux"} and _word(doc, i + 1) in ABROAD
+
+
 def is_ruled_out(mention: Span, mention_starts: Collection[int]) -> bool:
     """The request rules the place of `mention` out; `mention_starts`: where the place
     mentions of the request start (a correction must lead to one)."""
@@ -211,4 +231,5 @@ def is_ruled_out(mention: Span, mention_starts: Collection[int]) -> bool:
         ruled_out_before(mention)
         or corrected_after(mention, mention_starts)
         or context_before_pair(mention, mention_starts)
+        or abroad_after(mention)
     )

@@ -276,3 +276,18 @@ def test_trip_where_one_lives_gives_way_to_another_end(nlp, text, ents, expected
     doc.ents = spans
     trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
     assert (trip["departure"], trip["arrival"], trip["steps"]) == expected
+
+
+@pytest.mark.parametrize(
+    "text,ents,arrival",
+    [
+        # A place the words after it put abroad is no end, nor the other end of a pair.
+        ("Je veux aller de Paris à Vienne en Autriche.", [("Paris", "DEPART"), ("Vienne", "ARRIVEE")], None),
+        ("de Lyon à Valence, en Espagne", [("Lyon", "DEPART")], None),
+        ("de Lyon à Valence en train", [("Lyon", "DEPART"), ("Valence", "ARRIVEE")], "Valence"),
+        ("de Paris à Valence en Drôme", [("Paris", "DEPART"), ("Valence", "ARRIVEE")], "Valence"),
+    ],
+)
+def test_trip_a_place_put_abroad_is_no_end(nlp, text, ents, arrival):
+    trip = tagged(nlp, text, ents)._.trip
+    assert trip["arrival"] == arrival and trip["is_valid"] is (arrival is not None)
