@@ -8,6 +8,7 @@ from spacy.training import Example
 
 from ..places.contract import Places, check_places
 from ..places.place import Place
+from .alternatives import has_alternative
 from .called_off import called_off
 from .cued_ends import cued_ends, lone_end_reversed, roles_reversed
 from .extensions import install_extensions
@@ -24,12 +25,6 @@ from .written import ShoutingText, capital_of_the_sentence, check_unknown_names,
 # The longest run of tokens read as one place name inside a longer mention
 # ("Saint Jean Pied de Port", "Aéroport Charles de Gaulle 2 TGV").
 MAX_NAME_TOKENS = 8
-# Words that offer an alternative: "de Nîmes ou d'Arles", "soit Lyon soit Grenoble".
-_ALTERNATIVES = {"ou", "soit"}
-# What may stand between "ou" and the alternative place: "ou de", "ou bien à", "ou pour".
-_ALTERNATIVE_LINKS = frozenset(
-    "de d' d du des à a au aux pour par vers depuis bien alors plutôt plutot la le les l' l".split()
-)
 
 
 class TripResolver:
@@ -237,7 +232,7 @@ class TripResolver:
                 departures, arrivals = arrivals, departures
         if self.resolve_names:  # "depuis etaples jusqu'a boulogne": Boulogne-sur-Mer, beside Étaples
             settle_homonyms(departures, arrivals, places, self.places, steps)
-        if any(self.has_alternative(p[1], places) for p in departures[:1] + arrivals[:1]):
+        if any(has_alternative(p[1], places, self.places) for p in departures[:1] + arrivals[:1]):
             # "de Nîmes ou d'Arles à Aix": an end in doubt makes no single trip.
             departures, arrivals, steps = [], [], []
         trip = Trip(
@@ -260,41 +255,6 @@ class TripResolver:
             if not any(m.start == mention.start for m in mentions):  # "Paris-Saint-Malo": one token, two places
                 mentions.append(Span(mention.doc, mention.start, mention.end, label=roles.get(id(found), label)))
         return trip, mentions
-
-    def has_alternative(self, mention: Span, places: List[Tuple[str, Span, Place]]) -> bool:
-        """The mention is one of two places offered as alternatives: "Nîmes ou (d')Arles",
-        "Besançon ou pour Belfort", "soit Lyon soit Grenoble". The other place is a
-        mention of the trip or a name `places` knows."""
-        doc = mention.doc
-
-        def place_at(start: int) -> bool:
-            # A place starts at `start` (after the links of "ou de", "ou bien à"...).
-            while start < len(doc) and doc[start].lower_ in _ALTERNATIVE_LINKS:
-                start += 1
-            if any(m.start == start for _, m, _ in places):
-                return True
-            return any(
-                self.places.resolve(doc[start:end].text) is not None
-                for end in range(start + 1, min(start + 4, len(doc)) + 1)
-                if doc[end - 1].is_alpha
-            )
-
-        def place_before(end: int) -> bool:
-            return any(m.end == end for _, m, _ in places) or (
-                end > 0 and doc[end - 1].is_alpha and self.places.resolve(doc[end - 1].text) is not None
-            )
-
-        after = mention.end + (1 if mention.end < len(doc) and doc[mention.end].text == "," else 0)
-        if after < len(doc) and doc[after].lower_ in _ALTERNATIVES and place_at(after + 1):
-            return True
-        before = mention.start
-        while before > 0 and doc[before - 1].lower_ in _ALTERNATIVE_LINKS:
-            before -= 1
-        return (
-            before > 0
-            and doc[before - 1].lower_ in _ALTERNATIVES
-            and (doc[before - 1].lower_ == "soit" or place_before(before - 1))
-        )
 
     def __call__(self, doc: Doc) -> Doc:
         trip, mentions = self.read(doc.ents, doc)
