@@ -69,10 +69,10 @@ def cued_first(found: List[Tuple[str, Span, Place]], role: str) -> List[Tuple[st
     town: it says which of the town's ("vers Paris ... jusqu'à Paris Bercy")."""
     if len(found) < 2:
         return found
+    found = _cue_first(found, role)
     homes = [f for f in found if where_one_is(f[1])]
     if homes and len(homes) < len(found):  # "je bosse à Levallois, ... voir mes parents à Lisieux"
         found = [f for f in found if f not in homes] + homes
-    found = _cue_first(found, role)
     town = found[0][2].name if found[0][2].kind == COMMUNE else None
     station = next((f for f in found[1:] if f[2].kind == STATION and f[2].commune == town), None)
     return found if station is None else [station] + [f for f in found if f is not station]

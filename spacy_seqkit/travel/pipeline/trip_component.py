@@ -196,6 +196,8 @@ class TripResolver:
         # à Niort et je descends à Poitiers" read as two stops): a trip missing an
         # end takes it from the stops, the first for the departure, the last for
         # the arrival.
+        if steps and arrivals and all(where_one_is(a[1]) for a in arrivals):
+            arrivals = []  # "je rentre au Mans, et la semaine je travaille à Paris": Le Mans
         if not arrivals and steps:
             arrivals, steps = steps[-1:], steps[:-1]
         if not departures and steps:
@@ -210,6 +212,8 @@ class TripResolver:
             # as one departure and several arrivals ends at its last place; the ones between are stops.
             steps, arrivals = arrivals[:-1], arrivals[-1:]
         departures, arrivals = cued_first(departures, "DEPART"), cued_first(arrivals, "ARRIVEE")
+        if departures and len(arrivals) > 1 and arrivals[0][2].name == departures[0][2].name:
+            arrivals = arrivals[1:] + arrivals[:1]  # "je bosse à Grenoble, ... de Grenoble à Valence"
         if self.pair_ends and not steps and bool(departures) != bool(arrivals):
             # "albi carmaux" with only "carmaux" found: a known place right beside the one
             # end, joined by nothing or by "-", "/", "->", "et", is the other end.

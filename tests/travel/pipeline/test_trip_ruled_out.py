@@ -261,6 +261,18 @@ HOMES = [
         [("Auxerre", "DEPART"), ("Sens", "VIA"), ("Paris", "ARRIVEE"), ("depuis Sens", "DEPART")],
         ("Sens", "Paris", []),
     ),
+    # an arrival where one works, with a stop read: the stop is the arrival
+    (
+        "Je suis chez ma sœur à Chartres, je rentre au Mans demain, et la semaine je travaille à Paris.",
+        [("Chartres", "DEPART"), ("Mans", "VIA"), ("Paris", "ARRIVEE")],
+        ("Chartres", "Le Mans", []),
+    ),
+    # of two arrivals, the one that is the departure gives way
+    (
+        "je bosse rue de Lyon à Grenoble, et vendredi je vais de Grenoble à Valence",
+        [("à Grenoble", "ARRIVEE"), ("de Grenoble", "DEPART"), ("Valence", "ARRIVEE")],
+        ("Grenoble", "Valence", []),
+    ),
     # one end read where one lives: that is where one leaves from
     ("j'habite à Auxerre et je vais à Sens", [("Auxerre", "DEPART"), ("Sens", "ARRIVEE")], ("Auxerre", "Sens", [])),
 ]
