@@ -60,7 +60,9 @@ def _joinable(span: Span) -> bool:
 def _name_word(token: Token) -> bool:
     """A word a station's name may go on with beside a mention: "Lille" + "Flandres", "Paris" +
     "Saint-Lazare" (letters joined by dashes or apostrophes); "est" only where it ends a
-    station's name ("Paris Est", "depuis paris est mercredi")."""
+    station's name ("Paris Est", "depuis paris est mercredi"), "nord" unless "de" follows it."""
+    if token.lower_ == "nord":  # no verb: "creil paris nord le plus tôt", not "au nord de"
+        return not token.is_lower or token.doc[token.i + 1 : token.i + 2].text.lower() not in _LINKS
     if token.lower_ in _COMPASS:
         return not token.is_lower or _ends_a_name(token.doc, token.i + 1)
     return not token.is_stop and is_word(token)

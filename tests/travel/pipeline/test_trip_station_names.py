@@ -122,6 +122,13 @@ def trip_of(nlp, text, marked):
         ("melun gare de lyon", [("melun gare", "DEPART"), ("lyon", "ARRIVEE")], ("Melun", (), "Paris Gare de Lyon")),
         # "nord" lowercase ends a station's name before a train's name
         ("amiens paris nord tgv", [("amiens", "DEPART"), ("paris", "ARRIVEE")], ("Amiens", (), "Paris Nord")),
+        # and before any word but "de" ("au nord de ..."): it is no verb
+        (
+            "creil paris nord le plus tot possible",
+            [("creil", "DEPART"), ("paris", "ARRIVEE")],
+            ("Creil", (), "Paris Nord"),
+        ),
+        ("de lyon a paris au nord de la ville", [("lyon", "DEPART"), ("paris", "ARRIVEE")], ("Lyon", (), "Paris")),
         # two places with a word between are two places, not a station read with a typo
         ("de Massy à Palaiseau", [("Massy", "DEPART"), ("Palaiseau", "ARRIVEE")], ("Massy", (), "Palaiseau")),
         # a function word the recognizer took in is no part of the name
