@@ -16,6 +16,7 @@ from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Se
 from ...util import check_non_negative_int
 from ..places.french_places import FrenchPlaces
 from ..places.names import ARTICLES, normalise
+from ..places.place import STATION
 from .noise import Segment, add_noise, to_record
 from ..places.registry import make_french_places
 from .records import read_records, typed_rewrite
@@ -196,12 +197,15 @@ def render(
             used.add(place)
         surface = surface_form(chosen[name], rng, gazetteer)
         before, mention = _with_preposition(prep, surface)
-        if gazetteer is not None and name not in answered and gazetteer.is_station(chosen[name]):
-            # A station is answered by the name the request used ("Valence TGV"), as the trip
-            # component answers it (`stations.answer_name`), its article included ("aux Ormes":
-            # Les Ormes, not the commune Ormes).
+        if gazetteer is not None and name not in answered:
+            # A station is answered by the name the request used ("Valence TGV", "Cherbourg"), as
+            # the trip component answers it (`stations.answer_name`), its article included ("aux
+            # Ormes": Les Ormes, not the commune Ormes).
             place = gazetteer.place(_with_preposition("=", surface)[1])
-            answered[name] = place.name if place is not None else chosen[name]
+            if gazetteer.is_station(chosen[name]):
+                answered[name] = place.name if place is not None else chosen[name]
+            elif place is not None and place.kind == STATION and place.commune == chosen[name]:
+                answered[name] = place.name
         label = SLOT_LABELS.get(name)
         if label is not None and not label_single_end and not template.is_valid_trip:
             label = None

@@ -189,7 +189,8 @@ def where_one_is(mention: Span) -> bool:
     i = mention.start - 1
     while i >= 0 and _word(doc, i) in AT_PLACE:
         i -= 1
-    return i >= 0 and _word(doc, i) in WHERE_ONE_IS
+    # not the "Est" of a station's name: "de Paris Est a Crest"
+    return i >= 0 and _word(doc, i) in WHERE_ONE_IS and not doc[i].ent_type_ and not doc[i].is_title
 
 
 def context_before_pair(mention: Span, mention_starts: Collection[int]) -> bool:

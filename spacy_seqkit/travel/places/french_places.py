@@ -11,7 +11,7 @@ from .index import CITY_ALIASES, MIN_WORD_PLACE_POPULATION, Entry, NameIndex, lo
 from .lookup import candidate_keys, resolve_cached
 from .names import ARTICLE, FOREIGN_PLACES, TYPE_WORDS, normalise
 from .place import COMMUNE, STATION, Place
-from .stations import answer_name, spelled_forms
+from .stations import COLLOQUIAL_NAMES, answer_name, spelled_forms
 
 # The key of one typed word: requests repeat their words ("de", "à", "Paris").
 _word_key = functools.lru_cache(maxsize=1 << 16)(normalise)
@@ -77,17 +77,20 @@ class FrenchPlaces:
 
     def canonical_names(self) -> List[str]:
         """Every canonical name: places (one per distinct name) and stations, sorted."""
-        return sorted(set(self._index.populations) | set(self._index.stations))
+        return sorted(set(self._index.populations) | set(_named_stations(self.min_population)))
 
     def place_names(self) -> List[str]:
         """Distinct commune names (no stations), sorted."""
         return sorted(self._index.populations)
 
     def station_names(self) -> List[str]:
-        return sorted(self._index.stations)
+        """The stations with a name of their own by SNCF's names, sorted (not a station named
+        as its commune that only usage names apart from it: Valence, "Valence Ville")."""
+        return sorted(_named_stations(self.min_population))
 
     def is_station(self, name: str) -> bool:
-        return name in self._index.stations
+        """`name` is one of `station_names()`."""
+        return name in _named_stations(self.min_population)
 
     def stations_of(self, name: str) -> List[str]:
         """The stations serving the commune `name` ("Lyon" → Lyon Part Dieu, Lyon Perrache...)."""
@@ -96,7 +99,7 @@ class FrenchPlaces:
     def station_forms(self, name: str) -> List[str]:
         """The ways people write the station `name` that resolve back to it ("Part Dieu",
         "Lyon-Part-Dieu"), its traveller name first; [] for no station of its own name."""
-        if name not in self._index.stations:
+        if not self.is_station(name):
             return []
         return [f for f in shipped_data().stations.forms.get(name, ()) if self.resolve(f) == name]
 
@@ -244,6 +247,15 @@ class FrenchPlaces:
     def place_of(self, text: str, entry: Entry) -> Place:
         """The `Place` of an index entry, `text` being what was typed."""
         return _place_of(self._index, text, entry)
+
+
+@functools.lru_cache(maxsize=None)
+def _named_stations(min_population: int) -> FrozenSet[str]:
+    """The index's stations less those that only usage's names (`COLLOQUIAL_NAMES`: "Valence
+    Ville", "Cherbourg") name apart from their commune: what the corpus draws as stations."""
+    usage = {normalise(form) for forms in COLLOQUIAL_NAMES.values() for form in forms}
+    own = {s.name for key, s in shipped_data().stations.by_key.items() if key.removeprefix("gare ") not in usage}
+    return frozenset(name for name in load_index(min_population).stations if name in own)
 
 
 # A mention's place and homonyms, by what was typed: the trip component asks for the same

@@ -101,7 +101,7 @@ def test_gazetteer_has_every_commune_and_the_stations(gaz, communes):
         ("bagneres de luchon", "Bagnères-de-Luchon"),
         # a typo in a long small name is corrected
         ("Sauxillange", "Sauxillanges"),
-        # a city of 100,000 inhabitants a little further: one edit in four letters, two in six to nine
+        # a city of 100,000 inhabitants a little further: one edit in four letters, two in seven to nine
         ("lile", "Lille"),
         ("nime", "Nîmes"),  # its silent "s" left out: not Nice, one edit away too
         ("toulouz", "Toulouse"),
@@ -146,6 +146,7 @@ def test_gazetteer_resolve(gaz, mention, expected):
         "Genève",
         # type words and ordinary words are no places, nor typos of one
         "manasc",  # two letters more than "mans" (Le Mans): no slip
+        "parasc",  # two edits in six letters: no slip of Paris
         "pari",  # a word: not Paris
         "renne",
         "gare",
@@ -464,3 +465,11 @@ def test_homonyms_are_the_other_communes_a_name_may_stand_for(gaz):
     assert all(p.text == "boulogne" for p in gaz.homonyms("boulogne"))  # what was typed
     assert gaz.homonyms("Marseille") == []
     assert gaz.homonyms("bouloggne") == []  # no typo reading
+
+
+def test_usage_names_of_a_station_named_as_its_commune_are_no_station_of_the_corpus(gaz):
+    """ "Valence Ville" names the station Valence in lookups; the corpus still draws Valence as
+    the commune, as before usage's names were added (its training requests stay the same)."""
+    assert gaz.place("valence ville").name == "Valence Ville"
+    assert not gaz.is_station("Valence") and "Valence" not in gaz.station_names()
+    assert gaz.is_station("Lyon Part Dieu") and gaz.is_station("Nice")  # "Nice Ville": SNCF's own name
