@@ -7,6 +7,7 @@ from spacy.tokens import Doc, Span
 from spacy.training import Example
 
 from ..places.contract import Places, check_places
+from ..places.names import FOREIGN_PLACES, normalise
 from ..places.place import Place
 from .alternatives import has_alternative
 from .called_off import called_off
@@ -110,6 +111,9 @@ class TripResolver:
         """
         if not self.resolve_names:
             return [(span, Place.unknown(span.text))]
+        before = span.doc[max(0, span.start - 1) : span.start + (len(span) > 1)]
+        if any(normalise(t.text) in FOREIGN_PLACES - {"europe"} for t in before):
+            return []  # "Londres St Pancras", "Genève Cornavin": a station abroad, no French place
         if len(span) > 1 and span[-1].is_stop and span[-1].is_lower and not ends_a_station_name(span):
             # "Paris est à quelle heure": a function word the recognizer took in is no part of a name
             # (but "depuis paris est mercredi" names Paris Est).

@@ -298,6 +298,9 @@ def test_trip_where_one_lives_gives_way_to_another_end(nlp, text, ents, expected
         ("de Lyon à Valence, en Espagne", [("Lyon", "DEPART")], None),
         ("de Lyon à Valence en train", [("Lyon", "DEPART"), ("Valence", "ARRIVEE")], "Valence"),
         ("de Paris à Valence en Drôme", [("Paris", "DEPART"), ("Valence", "ARRIVEE")], "Valence"),
+        # a station abroad, its city first: no French place ("St Pancras" is no Saint-Pancrasse)
+        ("Paris Nord -> Londres St Pancras", [("Paris Nord", "DEPART"), ("St Pancras", "ARRIVEE")], None),
+        ("Lille Europe Paris Nord", [("Lille Europe", "DEPART"), ("Paris Nord", "ARRIVEE")], "Paris Nord"),
     ],
 )
 def test_trip_a_place_put_abroad_is_no_end(nlp, text, ents, arrival):
