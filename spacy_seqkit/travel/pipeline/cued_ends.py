@@ -10,6 +10,8 @@ word before it says which end it is:
 - a bare pair of places, when the recognizer read neither, right after a word of a train or a
   ticket ("un direct Paris Toulouse ?", "2 adultes Lyon Nice") or right before the travellers
   or "aller-retour" ("Rennes-Saint-Malo, 2 adultes"): the first departs;
+- the arrival that opens the request right before the departure's "depuis" ("Hendaye depuis
+  Bordeaux Saint-Jean");
 - the arrival after "pour", "pr", "vers", "jusqu'à", "à destination de", a verb of reaching ("atteindre
   Gap", "rallier Dijon"), or after "à" once the departure has been
   named ("partir de Moûtiers ... à Albertville"), after a verb of going ("aller à Tours ...
@@ -260,8 +262,13 @@ def _cued(
             staying = word_at(doc, i - 1) in STAYING or word_at(doc, i - 1) in STILL
             # "un concert au Zénith de Lille", "au festival d'Avignon": a place of a venue one goes to
             venue = cue in FROM and any(word_at(doc, j) in AT for j in range(i - 3, i))
+            # "Hendaye depuis Bordeaux Saint-Jean": a request's first place, right before the
+            # departure's "depuis"
+            opens = s == 0 or doc[s - 1].is_punct
+            before_departure = opens and word_at(doc, e) in DEPARTURE_CUES and departure.start == e + 1
             if (
-                cue in ARRIVAL_CUES
+                before_departure
+                or cue in ARRIVAL_CUES
                 or cue in REACHING
                 or role_after(doc, e, s) == "ARRIVEE"
                 or towards

@@ -21,6 +21,12 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
     "text,marked,expected",
     [
         ("le train de 16 h 40 entre Mâcon et Tournus circule le dimanche ?", [], ("Mâcon", "Tournus")),
+        # the request's first place, right before the departure's "depuis"
+        (
+            "Hendaye depuis Bordeaux Saint-Jean, carte Senior",
+            [("Bordeaux Saint-Jean", "DEPART")],
+            ("Bordeaux Saint-Jean", "Hendaye"),
+        ),
         ("un train le dimanche entre saint avold et forbach ?", [], ("Saint-Avold", "Forbach")),
         ("Est-ce qu'il existe une liaison entre Saint-Brieuc et Lannion ?", [], ("Saint-Brieuc", "Lannion")),
         ("jpars de prades ce soir pr perpignan", [("prades", "DEPART")], ("Prades", "Perpignan")),
@@ -176,6 +182,8 @@ def test_a_missing_end_is_read_after_its_cue(nlp, text, marked, expected, monkey
         ("je pars de Menton pour le Grand Prix", [("Menton", "DEPART")]),
         # nor a word of fewer than 5 letters ("lile")
         ("je pars de Douai pour lile", [("Douai", "DEPART")]),
+        # a place before "depuis" is the arrival only as the request's first words
+        ("Je veux aller en Bretagne depuis Paris.", [("Paris", "DEPART")]),
     ],
 )
 def test_no_end_without_a_cue_that_says_which(nlp, text, marked, monkeypatch):
