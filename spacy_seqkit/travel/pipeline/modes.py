@@ -9,9 +9,11 @@ Read off the lowercase words, each rule shaped by what the word also means in Fr
   a train compared or refused ("plus vite que le train", "refuse que je prenne le train", "le
   train est trop long");
 - words that only name another means count anywhere: "avion", "bus", "autocar", "bateau",
-  "ferry", "vélo", "covoiturage", "taxi", "moto", "blablacar"...;
+  "ferry", "vélo", "covoiturage", "taxi", "moto", "blablacar"..., and driving ("je conduis",
+  "j'ai roulé");
 - "car" is also "because" ("je vais à Lyon car j'ai rendez-vous"): a coach only right
-  after a determiner or a preposition ("le car", "en car", "l'autocar" is a word above);
+  after a determiner or a preposition ("le car", "en car", "billet de car"; "l'autocar" is a
+  word above);
 - "vol" is also "theft", and "vole" / "volent" the verb: a flight only as "vols", after
   a determiner ("un vol", "le vol", "mon vol") or as the request's first word ("vol Paris
   Ajaccio", as flight searches are typed);
@@ -35,8 +37,8 @@ A request that asks for a train and also travels by another means has legs by ea
 the places of a clause by the other means alone are that leg's (`other_mode_clauses`), no
 ends, where the rest of the request names two places (`seqkit_trip` reads the train's leg).
 One that names no train is read the same way where each clause by another means is the
-return ("je voudrais aller de Bordeaux à Toulouse lundi ; je reviendrai en voiture"); else it
-is INVALID.
+return or what follows ("de Bordeaux à Toulouse lundi ; je reviendrai en voiture", "Morlaix →
+Brest, ensuite je prends le bateau pour Ouessant"); else it is INVALID.
 """
 
 import re
@@ -56,7 +58,7 @@ OTHER_MODE_WORDS = frozenset(
     "avion avions autocar autocars bus bateau bateaux ferry ferries vélo vélos velo velos "
     "covoiturage covoit blablacar flixbus taxi taxis vtc uber moto scooter trottinette "
     "hélicoptère helicoptere hélico helico auto-stop autostop camion vols camping-car camping-cars "
-    "minibus".split()
+    "minibus conduis conduirai conduisons rouler roulerai roulé".split()
 )
 # Carried as luggage unless ridden: "à vélo", "en trottinette", "par moto".
 _LUGGAGE = frozenset("vélo vélos velo velos moto motos scooter scooters trottinette trottinettes".split())
@@ -66,7 +68,7 @@ _OTHER_LEG = frozenset("avion avions vol vols ferry ferries bateau bateaux".spli
 _POSSESSIVES = frozenset("mon ma mes ton ta tes son sa ses notre nos votre vos leur leurs".split())
 _HAVE = frozenset("ai as a avons avez ont j'ai jai avoir".split())
 _DETERMINERS = frozenset(
-    "le la les l' un une des du au aux en par mon ma mes ton ta tes son sa ses notre nos votre vos "
+    "le la les l' un une des du au aux en par de mon ma mes ton ta tes son sa ses notre nos votre vos "
     "leur leurs ce cet cette premier prochain dernier".split()
 )
 # Cars and flights named after a determiner only (see the module docstring).
@@ -195,15 +197,19 @@ def other_mode_clauses(tokens: Sequence[str], places: Collection[int] = ()) -> O
     """The positions of the tokens of the clauses that travel by another means and name no
     train (`tokens`: the request's token texts, those of its place mentions blanked; `places`:
     where its mentions start). None where the request travels by another means: it names no
-    train, and some clause by another means is not its return ("..., je reviendrai en voiture")
-    or the rest of the request names fewer than two places."""
+    train, and some clause by another means is neither its return ("..., je reviendrai en
+    voiture") nor what follows it ("..., ensuite je prends le bateau pour Ouessant"), or the
+    rest of the request names fewer than two places."""
     words = _words(tokens)
     clauses = _mode_clauses(words)
     legs = {i for start, end in clauses for i in range(start, end)}
     if not clauses or names_a_train(words):
         return legs
-    returns = all(any(words[i] in RETURNS for i in range(s, e)) for s, e in clauses)
-    return legs if returns and len([i for i in places if i not in legs]) >= 2 else None
+    other_legs = all(
+        (s > 0 and words[s - 1] in {"puis", "ensuite"}) or any(words[i] in RETURNS for i in range(s, e))
+        for s, e in clauses
+    )
+    return legs if other_legs and len([i for i in places if i not in legs]) >= 2 else None
 
 
 def other_mode_legs(doc: Doc, mentions: Sequence[Span]) -> Optional[Set[int]]:

@@ -59,6 +59,9 @@ OTHER_MODES = [
     "en avion de Biarritz à Lille, mon entreprise refuse que je prenne le train",
     # a clause by another means that is no return
     "je dois aller de Nantes à Rennes, mais on me fait voyager en avion",
+    # driving; a coach's ticket
+    "je conduis de Nantes à Rennes samedi",
+    "vous vendez des billets de car pour aller de Libourne à Figeac ?",
 ]
 TRAINS = [
     "je vais de Nantes à Rennes car j'ai un rendez-vous",
@@ -83,6 +86,10 @@ TRAINS = [
     "je voudrais aller de Nantes à Rennes lundi ; je reviendrai en voiture avec un collègue",
     "de Libourne à Figeac, retour en bus",
     "est-ce que le train de Nantes à Rennes est plus rapide que le bus ?",
+    # what follows the trip by another means
+    "un billet Nantes → Rennes samedi, ensuite je prends le bateau pour Lille",
+    # "conduire" said of a journey, not of a car
+    "le point de départ sera Nantes, qui doit me conduire jusqu'à Rennes",
 ]
 
 
