@@ -27,7 +27,8 @@ parents sont à Brest"), when a pair "de X à Y" of mentions follows it: the req
 not one of its ends (`context_before_pair`). Such a place is never a stop either, and of two
 ends read with one role, the other goes first (`where_one_is`, read by `pairs.cued_first`).
 
-A fourth: a place the words after it put abroad ("Vienne en Autriche": `abroad_after`).
+A fourth: a place the words after it put abroad ("Vienne en Autriche": `abroad_after`); a
+fifth, a person named like a town ("Mme Laval", "ma sœur Nancy": `named_person`).
 
 And two corrections that rule nothing out: an end a correction brings ("..., finalement plutôt
 au départ d'Angers", "en fait pour Béziers") goes before the one it corrects
@@ -225,6 +226,29 @@ def abroad_after(mention: Span) -> bool:
     return i + 1 < len(doc) and _word(doc, i) in {"en", "au", "aux"} and _word(doc, i + 1) in ABROAD
 
 
+# A person's title, or a relative after a possessive, right before a name: "Mme Laval", "mon
+# cousin Florent" (a person named like a town is no place).
+TITLES = frozenset("mme madame monsieur m. mr mlle mademoiselle dr docteur maître".split())
+RELATIVES = frozenset(
+    "cousin cousine frère frere sœur soeur ami amie pote copain copine oncle tante fils fille mari femme "
+    "neveu nièce niece collègue collegue voisin voisine".split()
+)
+POSSESSIVES = frozenset("mon ma mes ton ta tes son sa ses notre nos votre vos leur leurs".split())
+
+
+def named_person(mention: Span) -> bool:
+    """The mention is a person's name: after a title ("Mme Laval", "M. Tours") or a relative
+    after a possessive ("ma sœur Florence", "mon pote Maxime")."""
+    doc = mention.doc
+    i = mention.start - 1
+    if i >= 0 and doc[i].text == ".":
+        i -= 1
+    if i < 0:
+        return False
+    word = _word(doc, i)
+    return word in TITLES or (word in RELATIVES and i > 0 and _word(doc, i - 1) in POSSESSIVES)
+
+
 def is_ruled_out(mention: Span, mention_starts: Collection[int]) -> bool:
     """The request rules the place of `mention` out; `mention_starts`: where the place
     mentions of the request start (a correction must lead to one)."""
@@ -233,4 +257,5 @@ def is_ruled_out(mention: Span, mention_starts: Collection[int]) -> bool:
         or corrected_after(mention, mention_starts)
         or context_before_pair(mention, mention_starts)
         or abroad_after(mention)
+        or named_person(mention)
     )

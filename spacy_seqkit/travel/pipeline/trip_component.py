@@ -240,6 +240,8 @@ class TripResolver:
                 departures, arrivals = arrivals, departures
         if self.resolve_names:  # "depuis etaples jusqu'a boulogne": Boulogne-sur-Mer, beside Étaples
             settle_homonyms(departures, arrivals, places, self.places, steps)
+        if departures and arrivals and steps and arrivals[0][2].name == departures[0][2].name:
+            arrivals, steps = steps[-1:], steps[:-1]  # "de Brest à Quimper, je rentre à Brest lundi"
         if any(has_alternative(p[1], places, self.places) for p in departures[:1] + arrivals[:1]):
             # "de Nîmes ou d'Arles à Aix": an end in doubt makes no single trip.
             departures, arrivals, steps = [], [], []

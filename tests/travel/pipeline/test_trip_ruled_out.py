@@ -6,6 +6,19 @@ import spacy
 
 # (text, the mentions with the roles a recognizer gives them, departure, arrival)
 RULED_OUT = [
+    # a person named like a town
+    (
+        "Bonjour, je suis Mme Laval et je voudrais aller de Tours à Vierzon.",
+        [("Laval", "DEPART"), ("Tours", "DEPART"), ("Vierzon", "ARRIVEE")],
+        "Tours",
+        "Vierzon",
+    ),
+    (
+        "ma sœur Nancy m'attend à Épinal, je pars de Metz",
+        [("Nancy", "DEPART"), ("Épinal", "ARRIVEE"), ("Metz", "DEPART")],
+        "Metz",
+        "Épinal",
+    ),
     (
         "Oubliez Lille, c'est à Arras que je veux arriver, en partant de Douai",
         [("Lille", "ARRIVEE"), ("Arras", "ARRIVEE"), ("Douai", "DEPART")],
@@ -272,6 +285,12 @@ HOMES = [
         "je bosse rue de Lyon à Grenoble, et vendredi je vais de Grenoble à Valence",
         [("à Grenoble", "ARRIVEE"), ("de Grenoble", "DEPART"), ("Valence", "ARRIVEE")],
         ("Grenoble", "Valence", []),
+    ),
+    # a return to the departure: the stop read is the arrival
+    (
+        "Je vais de Brest à Quimper dimanche, je rentre à Brest lundi",
+        [("de Brest", "DEPART"), ("Quimper", "VIA"), ("rentre à Brest", "ARRIVEE")],
+        ("Brest", "Quimper", []),
     ),
     # one end read where one lives: that is where one leaves from
     ("j'habite à Auxerre et je vais à Sens", [("Auxerre", "DEPART"), ("Sens", "ARRIVEE")], ("Auxerre", "Sens", [])),
