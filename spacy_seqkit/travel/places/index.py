@@ -56,6 +56,9 @@ CITY_ALIASES = {
     "Sablé": "Sablé-sur-Sarthe",
     "Joué": "Joué-lès-Tours",
 }
+# More abbreviations read in requests, which the corpus does not write (its requests stay those
+# drawn with CITY_ALIASES alone).
+READ_ALIASES = {"mpl": "Montpellier", "strasbg": "Strasbourg"}
 
 
 class Entry(NamedTuple):
@@ -260,7 +263,7 @@ def build_index(min_population: int) -> NameIndex:
         if commune.kind == "R" and city is not None and city.name in populations:
             for key in _arrondissement_keys(commune.name):
                 add(key, Entry(city.name, populations[city.name], 3, True, city.code))
-    for alias, name in CITY_ALIASES.items():
+    for alias, name in {**CITY_ALIASES, **READ_ALIASES}.items():
         if name in populations:
             code = max((c for c in by_code.values() if c.name == name), key=lambda c: c.population).code
             add(normalise(alias), Entry(name, populations[name], 3, True, code))
