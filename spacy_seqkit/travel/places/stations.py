@@ -51,6 +51,7 @@ COLLOQUIAL_NAMES = {
     "Strasbourg": ("Strasbourg Gare Centrale",),
     "Bordeaux Saint-Jean": ("gare Saint-Jean",),
     "Montpellier Saint-Roch": ("gare Saint-Roch",),
+    "Le Creusot - Montceau-les-Mines - Montchanin TGV": ("Le Creusot Montceau TGV",),
     # Stations SNCF's list names as their town, by the names on their fronts and in use.
     "Valence": ("Valence Ville",),
     "Albi": ("Albi Ville",),

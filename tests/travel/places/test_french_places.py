@@ -399,6 +399,7 @@ def test_station_spellings_resolve_to_their_station(gaz, typed, station):
         ("Nîmes Centre", "Nîmes Centre"),
         ("Cherbourg", "Cherbourg"),  # the town before its mergers; SNCF: Cherbourg-en-Cotentin
         ("la baule", "La Baule"),  # SNCF: La Baule-Escoublac
+        ("Le Creusot Montceau TGV", "Le Creusot Montceau TGV"),  # its third town left out
         # No city in what was typed: SNCF's traveller name.
         ("gare du nord", "Paris Gare du Nord"),
         ("part dieu", "Lyon Part Dieu"),
