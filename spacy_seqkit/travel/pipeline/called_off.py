@@ -14,7 +14,7 @@ circumstances keeps it: "je ne veux pas partir trop tard de Lyon", "je ne veux p
 avant midi", "je ne veux pas m'y arrêter".
 """
 
-from typing import List
+from typing import List, Optional
 
 from spacy.tokens import Doc
 
@@ -82,20 +82,22 @@ def _denied_at(words: List[str], i: int) -> int:
     return j
 
 
-def _asks_after(words: List[str], start: int) -> bool:
-    """A contrast, or a verb of going or needing not denied, from `start` on."""
-    for k in range(start, len(words)):
+def _asking(words: List[str]) -> List[bool]:
+    """For each position, whether a contrast, or a verb of going or needing not denied, stands
+    there or after it (one pass from the end: a long request is read once)."""
+    asking = [False] * (len(words) + 1)
+    for k in range(len(words) - 1, -1, -1):
         word = words[k]
-        if word in CONTRASTS:
-            return True
-        if (word in GOING or word in NEEDING or word in TO_GO) and not _NOT & set(words[max(0, k - 3) : k]):
-            return True
-    return False
+        verb = word in GOING or word in NEEDING or word in TO_GO
+        asks = word in CONTRASTS or (verb and not _NOT & set(words[max(0, k - 3) : k]))
+        asking[k] = asks or asking[k + 1]
+    return asking
 
 
 def called_off(doc: Doc) -> bool:
     """The request calls its trip off (see the module docstring)."""
     words = [w.lower().replace("’", "'") for w in words_of(doc)]
+    asking: Optional[List[bool]] = None
     for i, word in enumerate(words):
         if word in _NOT:
             end = _denied_at(words, i)
@@ -109,6 +111,9 @@ def called_off(doc: Doc) -> bool:
                 continue
         else:
             continue
-        if end >= 0 and not _asks_after(words, end):
+        if end < 0:
+            continue
+        asking = asking or _asking(words)
+        if not asking[min(end, len(words))]:
             return True
     return False
