@@ -9,9 +9,9 @@
 
 Unless a request follows: a contrast ("je ne vais pas à Lyon mais à Grenoble"), a verb of
 going, leaving or needing that is not denied ("je ne pars plus de Lyon, je pars de Grenoble",
-"mon train a été annulé, je dois quand même aller à Dijon"), or an end ("..., départ de Dax"). A denial of the trip's
-circumstances keeps it: "je ne veux pas partir trop tard de Lyon", "je ne veux pas aller à Lyon
-avant midi", "je ne veux pas m'y arrêter".
+"mon train a été annulé, je dois quand même aller à Dijon"), or an end ("..., départ de Dax").
+A denial of the trip's circumstances keeps it: "je ne veux pas partir trop tard de Lyon", "je
+ne veux pas aller à Lyon avant midi", "je ne veux pas m'y arrêter".
 """
 
 from typing import List, Optional

@@ -46,7 +46,7 @@ from typing import Collection, List, Optional, Sequence, Set, Tuple
 
 from spacy.tokens import Doc, Span
 
-from .written import doc_text
+from .written import POSSESSIVES, doc_text
 
 OTHER_MODES_SETTINGS = ("invalid", "keep")
 
@@ -65,7 +65,6 @@ _LUGGAGE = frozenset("vélo vélos velo velos moto motos scooter scooters trotti
 _RIDDEN = frozenset({"à", "a", "en", "par"})
 # Often the journey's other leg: "pour mon avion", "j'ai un vol", "je descends du ferry".
 _OTHER_LEG = frozenset("avion avions vol vols ferry ferries bateau bateaux".split())
-_POSSESSIVES = frozenset("mon ma mes ton ta tes son sa ses notre nos votre vos leur leurs".split())
 _HAVE = frozenset("ai as a avons avez ont j'ai jai avoir".split())
 _DETERMINERS = frozenset(
     "le la les l' un une des du au aux en par de mon ma mes ton ta tes son sa ses notre nos votre vos "
@@ -131,7 +130,7 @@ def _dismissed(words: Sequence[str], i: int) -> bool:
 def _other_leg(words: Sequence[str], i: int) -> bool:
     """A plane, flight or ferry of the journey's other leg, not the means asked for."""
     before = words[max(0, i - 2) : i]
-    if any(w in _POSSESSIVES for w in before) or (len(before) == 2 and before[0] in _HAVE):
+    if any(w in POSSESSIVES for w in before) or (len(before) == 2 and before[0] in _HAVE):
         return True
     return before[-1:] == ["du"] or before == ["de", "l'"]
 

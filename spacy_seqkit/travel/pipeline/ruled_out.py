@@ -41,6 +41,8 @@ from typing import Collection
 
 from spacy.tokens import Span
 
+from .written import POSSESSIVES
+
 # What may stand between a cue and its place.
 LINKS = frozenset("à a au aux de d' d du des pour par vers en la le les l' l depuis jusqu' jusqu'à jusque sur".split())
 CUES_BEFORE = frozenset({"pas", "sauf", "excepté", "excepte", "hormis", "oubliez", "oublie", "oublions"})
@@ -233,7 +235,6 @@ RELATIVES = frozenset(
     "cousin cousine frère frere sœur soeur ami amie pote copain copine oncle tante fils fille mari femme "
     "neveu nièce niece collègue collegue voisin voisine".split()
 )
-POSSESSIVES = frozenset("mon ma mes ton ta tes son sa ses notre nos votre vos leur leurs".split())
 
 
 def named_person(mention: Span) -> bool:

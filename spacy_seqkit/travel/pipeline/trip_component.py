@@ -26,6 +26,9 @@ from .written import ShoutingText, capital_of_the_sentence, check_unknown_names,
 # The longest run of tokens read as one place name inside a longer mention
 # ("Saint Jean Pied de Port", "Aéroport Charles de Gaulle 2 TGV").
 MAX_NAME_TOKENS = 8
+# A name right after one of these, or starting with one, is a place abroad ("Londres St Pancras");
+# not "Europe", which ends French stations' names ("Lille Europe").
+_FOREIGN_CITIES = FOREIGN_PLACES - {"europe"}
 
 
 class TripResolver:
@@ -112,7 +115,7 @@ class TripResolver:
         if not self.resolve_names:
             return [(span, Place.unknown(span.text))]
         before = span.doc[max(0, span.start - 1) : span.start + (len(span) > 1)]
-        if any(normalise(t.text) in FOREIGN_PLACES - {"europe"} for t in before):
+        if any(normalise(t.text) in _FOREIGN_CITIES for t in before):
             return []  # "Londres St Pancras", "Genève Cornavin": a station abroad, no French place
         if len(span) > 1 and span[-1].is_stop and span[-1].is_lower and not ends_a_station_name(span):
             # "Paris est à quelle heure": a function word the recognizer took in is no part of a name

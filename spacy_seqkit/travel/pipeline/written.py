@@ -11,6 +11,8 @@ _NAME_PARTICLES = {"de", "du", "des", "d'", "la", "le", "les", "l'", "sur", "sou
 _SENTENCE_ENDS = {".", "!", "?", ":", "\n", ";"}
 # `seqkit_trip`'s `unknown_names`: is a name no place holds an end as written ("keep"), or not?
 UNKNOWN_NAMES_SETTINGS = ("keep", "drop")
+# "mon avion", "ma sœur Nancy": the possessives the place rules read.
+POSSESSIVES = frozenset("mon ma mes ton ta tes son sa ses notre nos votre vos leur leurs".split())
 _WORD_PARTS = re.compile(r"[-'’]")
 _ARTICLES = {"La", "Le", "Les", "L'", "L’"}
 

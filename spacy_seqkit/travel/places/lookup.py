@@ -100,8 +100,8 @@ CITY_SLIP_POPULATION = 100_000
 def _city_slip(key: str, index: NameIndex) -> Optional[Entry]:
     """A city of CITY_SLIP_POPULATION inhabitants that a one-word key (no French word) is a
     slip of beyond `max_edits`: one edit in four letters, two in seven to nine, of the same first
-    letter and at most one letter shorter; the closest, then one the key begins ("nime": Nîmes, its silent "s" left out, not
-    Nice), then the biggest."""
+    letter and at most one letter shorter; the closest, then one the key begins ("nime": Nîmes,
+    its silent "s" left out, not Nice), then the biggest."""
     limit = {4: 1, 7: 2, 8: 2, 9: 2}.get(len(key), 0)
     if not limit or " " in key:
         return None
