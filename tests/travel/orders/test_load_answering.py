@@ -61,3 +61,38 @@ def test_other_ops_set_by_the_caller_are_kept(ner_dir):
     finally:
         set_current_ops(before)
     assert {n.name for n in nlp.get_pipe("ner").model.walk() if type(n.ops) is CallersOps} >= MATMUL_LAYERS
+
+
+@pytest.fixture(scope="module")
+def vectors_dir(tmp_path_factory):
+    """A small recognizer reading static vectors (as the main job's reads fr_core_news_md's),
+    seeded, on disk: its vocab holds the strings of the vectors' words."""
+    import numpy
+
+    spacy.util.fix_random_seed(0)
+    nlp = spacy.blank("fr")
+    words = [t.text for text, _ in TRAIN for t in nlp.make_doc(text)] + [f"mot{i}" for i in range(200)]
+    rows = numpy.random.default_rng(0).normal(size=(len(words), 8)).astype("float32")
+    for word, row in zip(words, rows):
+        nlp.vocab.set_vector(word, row)
+    nlp.add_pipe("ner", config={"model": {"tok2vec": {"pretrained_vectors": True}}})
+    examples = [Example.from_dict(nlp.make_doc(t), {"entities": ents}) for t, ents in TRAIN]
+    optimizer = nlp.initialize(lambda: examples)
+    for _ in range(10):
+        nlp.update(examples, sgd=optimizer)
+    path = tmp_path_factory.mktemp("vectors") / "pipeline"
+    nlp.to_disk(path)
+    return path
+
+
+def test_the_vectors_words_are_not_read_and_the_answers_are_the_same(vectors_dir):
+    # The vectors are found by the hash of a token's text: their words' strings (730,000 for
+    # fr_core_news_md's) are left on disk, a fifth of the pipeline's start.
+    nlp = load_answering(str(vectors_dir))
+    assert "mot7" not in nlp.vocab.strings
+    assert nlp.vocab.vectors.shape[0] >= 200
+    full = prepare_pipeline(spacy.load(vectors_dir))
+    assert "mot7" in full.vocab.strings
+    texts = TEXTS + ["mot7 mot8 de Lyon à Nantes"]
+    assert answers(nlp) == answers(full)
+    assert [nlp(t).vector.tolist() for t in texts] == [full(t).vector.tolist() for t in texts]
