@@ -101,6 +101,8 @@ PAIR_CUES = TRAIN_WORDS | frozenset("aller allers retour a/r adulte adultes enfa
 # ... or right after it: "Rennes-Saint-Malo, 2 adultes, samedi", "Lille Arras A/R".
 PAIR_AFTER = frozenset("aller retour a/r aller-retour adulte adultes enfant enfants passager passagers pers".split())
 # Going "à" a place names the arrival wherever it stands: "aller à Tours ... depuis Vendôme".
+# "en vacances", "en week-end": between a verb of leaving or going and its "à".
+ON_A_TRIP = frozenset("vacances week-end weekend we voyage congé congés déplacement mission séjour".split())
 GOING = frozenset("aller vais va allons rendre rends arriver rentrer rejoindre retourner monter descendre".split())
 
 # What may stand between a cue and its place: hesitations, articles ("depuis la gare de l'Est").
@@ -126,19 +128,22 @@ MIN_TYPO_LETTERS = 5
 
 def _free_runs(doc: Doc, places: Places, taken: Sequence[Span], runs: List[Tuple[int, int]]) -> List[Tuple[int, int]]:
     """The runs of words that name places exactly (`runs`, the doc's) outside the mentions
-    `taken`; and a word typed with a slip right after a place's cue ("depuis amien"), read with
-    the gazetteer's typo correction (which leaves ordinary words alone), MIN_TYPO_LETTERS letters
-    or more, and only where it corrects: an exact name the runs left out ("pour le Grand Prix")
-    stays out."""
+    `taken`; and a word typed with a slip right after a place's cue ("depuis amien", "de bordeau
+    a toulous": "de" before "à"), read with the gazetteer's typo correction (which leaves
+    ordinary words alone), MIN_TYPO_LETTERS letters or more, and only where it corrects: an
+    exact name the runs left out ("pour le Grand Prix") stays out."""
     covered = {i for span in taken for i in range(span.start, span.end)}
     free = [(s, e) for s, e in runs if not any(i in covered for i in range(s, e))]
     named = covered | {i for s, e in runs for i in range(s, e)}
     for token in doc:
-        if token.i in named or not token.is_alpha or len(token) < MIN_TYPO_LETTERS:
+        if token.i in named or not token.text.replace("-", "").isalpha() or len(token) < MIN_TYPO_LETTERS:
             continue
         i = _cue_at(doc, token.i)
         cue = word_at(doc, i)
-        if cue in TYPO_CUES or (cue in FROM and word_at(doc, i - 1) in LEAVING):
+        # "depuis amien", "je pars de prades", "de bordeau a toulous"
+        if cue in TYPO_CUES or (
+            cue in FROM and (word_at(doc, i - 1) in LEAVING or word_at(doc, token.i + 1) in LOCATIVE)
+        ):
             place = places.place(token.text)
             # a slip only: a name typed right that the runs left out stays out ("pour le Grand Prix")
             if place is not None and normalise(place.name) != normalise(token.text):
@@ -343,9 +348,11 @@ def cued_role(doc: Doc, mention: Span) -> Optional[str]:
         return "ARRIVEE"
     if _left_from(doc, mention.start):
         return "DEPART"
-    if cue in LOCATIVE and word_at(doc, i - 1) in LEAVING and word_at(doc, i - 1) not in DEPARTURE_WORDS:
+    on_a_trip = word_at(doc, i - 2) == "en" and word_at(doc, i - 1) in ON_A_TRIP  # "je pars en vacances à Barsac"
+    verb = word_at(doc, i - 3 if on_a_trip else i - 1)
+    if cue in LOCATIVE and verb in LEAVING and verb not in DEPARTURE_WORDS:
         return "ARRIVEE"  # "je pars à Auray": where one leaves for
-    if cue in LOCATIVE and word_at(doc, i - 1) in GOING:
+    if cue in LOCATIVE and verb in GOING:
         return "ARRIVEE"  # "pr aller a rennes"
     if cue in LOCATIVE and (
         word_at(doc, i - 1) in BEING or (word_at(doc, i - 1) in LIVING and word_at(doc, i - 2) in FIRST_PERSON)

@@ -58,7 +58,7 @@ OTHER_MODE_WORDS = frozenset(
     "avion avions autocar autocars bus bateau bateaux ferry ferries vélo vélos velo velos "
     "covoiturage covoit blablacar flixbus taxi taxis vtc uber moto scooter trottinette "
     "hélicoptère helicoptere hélico helico auto-stop autostop camion vols camping-car camping-cars "
-    "minibus conduis conduirai conduisons rouler roulerai roulé".split()
+    "minibus conduis conduirai conduisons rouler roulerai roulé voler volerai volerons".split()
 )
 # Carried as luggage unless ridden: "à vélo", "en trottinette", "par moto".
 _LUGGAGE = frozenset("vélo vélos velo velos moto motos scooter scooters trottinette trottinettes".split())
@@ -66,9 +66,12 @@ _RIDDEN = frozenset({"à", "a", "en", "par"})
 # Often the journey's other leg: "pour mon avion", "j'ai un vol", "je descends du ferry".
 _OTHER_LEG = frozenset("avion avions vol vols ferry ferries bateau bateaux".split())
 _HAVE = frozenset("ai as a avons avez ont j'ai jai avoir".split())
+# To fly, not to steal: "je veux voler de Metz à Nice", not "je me suis fait voler".
+_FLYING = frozenset("voler volerai volerons".split())
+_MADE = frozenset("fait faire fais faites".split())
 _DETERMINERS = frozenset(
     "le la les l' un une des du au aux en par de mon ma mes ton ta tes son sa ses notre nos votre vos "
-    "leur leurs ce cet cette premier prochain dernier".split()
+    "leur leurs ce cet cette premier prochain dernier quel quels autre".split()
 )
 # Cars and flights named after a determiner only (see the module docstring).
 _AFTER_DETERMINER = frozenset({"car", "cars", "vol"})
@@ -142,6 +145,8 @@ def _other_mode_at(words: Sequence[str], i: int) -> bool:
         return before in _RIDDEN
     if word in _OTHER_LEG and _other_leg(words, i):
         return False
+    if word in _FLYING:  # not "je me suis fait voler mon billet"
+        return before not in _MADE
     if word in OTHER_MODE_WORDS:
         return True
     if word in _AFTER_DETERMINER:
@@ -216,12 +221,33 @@ def other_mode_legs(doc: Doc, mentions: Sequence[Span]) -> Optional[Set[int]]:
     order); else the positions of its clauses by another means (`other_mode_clauses`)."""
     if not may_name_a_mode(doc_text(doc)):
         return set()
-    # The words of the places are no means of transport: "je serai à Avion" (Pas-de-Calais).
-    in_places = {i for span in mentions for i in range(span.start, span.end)}
+    # The words of the places are no means of transport: "je serai à Avion" (Pas-de-Calais);
+    # a means the recognizer took for a place still is one ("un billet d'avion", "a velo").
+    in_places = {i for span in mentions for i in range(span.start, span.end) if not _means_read_as_place(doc, i, span)}
     words = ["" if t.i in in_places else t.text for t in doc]
     if not names_another_mode(_words(words)):
         return set()
     return other_mode_clauses(words, {span.start for span in mentions})
+
+
+# Before a means, not a town: "billet d'avion", "en avion", "l'avion".
+_BEFORE_MEANS = frozenset("d' en l' un le".split())
+
+
+def _means_read_as_place(doc: Doc, i: int, span: Span) -> bool:
+    """Token `i` of the place mention `span` is a means of transport: the mention's one word
+    or its first before another place ("avion de Belfort"), typed in lowercase ("un billet
+    d'avion", "nice a velo") or after "d'", "en", "l'" ("BILLET D'AVION"), or the request's
+    first word before a place's; not the town of "je serai à Avion", nor a word of a place's name ("arrivée à
+    bus saint remy")."""
+    token = doc[i]
+    if token.lower_ not in OTHER_MODE_WORDS or i != span.start:
+        return False
+    if i == 0 and span.end > 1:  # "Covoiturage Pont Sainte Maxence ...": a heading
+        return True
+    if i + 1 < span.end and doc[i + 1].lower_ not in {"de", "d'", "d’", "à", "a", "pour", "vers"}:
+        return False
+    return token.text.islower() or doc[i - 1].lower_.replace("’", "'") in _BEFORE_MEANS
 
 
 def check_other_modes(value: str) -> str:

@@ -239,6 +239,9 @@ class TripResolver:
             for new in cued_ends(doc, self.places, departures, arrivals, mentioned, starts):
                 (departures if new[0] == "DEPART" else arrivals).append(new)
                 places = sorted(places + [new], key=lambda p: p[1].start)
+        if self.pair_ends and self.resolve_names and doc is not None:
+            # "me rendre à Gap de Briançon en passant par Die": the words before the ends say
+            # they are the other way round, stops or not
             if len(departures) == 1 == len(arrivals) and roles_reversed(departures[0][1], arrivals[0][1]):
                 departures, arrivals = arrivals, departures
         if self.resolve_names:  # "depuis etaples jusqu'a boulogne": Boulogne-sur-Mer, beside Étaples

@@ -126,6 +126,7 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
         # a place typed with a slip, right after its cue
         ("un billet pour marseile depuis Lyon", [("Lyon", "DEPART")], ("Lyon", "Marseille")),
         ("je veux aller à Nice, je pars de amien", [("Nice", "ARRIVEE")], ("Amiens", "Nice")),
+        ("je veu allé de bordeau a toulous", [("toulous", "ARRIVEE")], ("Bordeaux", "Toulouse")),  # "de X à"
         # "de X à la gare de Y": X departs
         (
             "De la gare de Lyon-Part-Dieu à la gare de Grenoble",
@@ -228,6 +229,16 @@ def test_pair_ends_off_reads_no_cue(nlp):
             "Demain je pars à Auray, je suis à Vannes",  # "partir à": where one leaves for
             [("Auray", "DEPART"), ("Vannes", "ARRIVEE")],
             ("Vannes", "Auray"),
+        ),
+        (
+            "Je pars en vacances à Barsac, je prends le train de Vannes",  # "partir en vacances à"
+            [("Barsac", "DEPART"), ("Vannes", "ARRIVEE")],
+            ("Vannes", "Barsac"),
+        ),
+        (
+            "Je souhaite me rendre à Gap de Briançon en passant par Die",  # with a stop
+            [("Gap", "DEPART"), ("Briançon", "ARRIVEE"), ("Die", "VIA")],
+            ("Briançon", "Gap"),
         ),
         (
             "un aller vers Gap, moi qui suis à Briançon",

@@ -63,6 +63,9 @@ OTHER_MODES = [
     # driving; a coach's ticket
     "je conduis de Nantes à Rennes samedi",
     "vous vendez des billets de car pour aller de Libourne à Figeac ?",
+    # flying; a coach asked for by "quel"
+    "je veux voler de Biarritz à Lille jeudi",
+    "quel car prendre de Libourne à Figeac ?",
 ]
 TRAINS = [
     "je vais de Nantes à Rennes car j'ai un rendez-vous",
@@ -75,6 +78,7 @@ TRAINS = [
     "plutôt qu'en avion, de Biarritz à Lille",
     "Intercités de Charleville à Sedan",
     "je serai à Avion lundi et je dois rejoindre Bus pour midi",  # communes of the Pas-de-Calais
+    "je me suis fait voler mon billet, il me faut un train de Nantes à Rennes",  # theft
     "de Nantes à Rennes",
     # A bike as luggage, a flight or a ferry as the journey's other leg.
     "je voyage de Nantes à Rennes avec mon vélo",
@@ -124,6 +128,38 @@ def test_trip_train_requests_and_other_senses_of_mode_words_stay_valid(nlp, text
 )
 def test_modes_words_read_in_context(words, expected):
     assert travels_by_other_mode(words) is expected
+
+
+@pytest.mark.parametrize(
+    "text,marked",
+    [
+        # The recognizer took the means for a place, alone or with the place after it.
+        ("un billet d'avion de Biarritz pour Lille", [("avion de Biarritz", "DEPART"), ("Lille", "ARRIVEE")]),
+        ("UN BILLET D'AVION DE BIARRITZ POUR LILLE", [("AVION", "DEPART"), ("LILLE", "ARRIVEE")]),
+        ("de Nantes à Rennes a velo", [("Nantes", "DEPART"), ("Rennes", "ARRIVEE"), ("velo", "VIA")]),
+        ("Covoiturage Nantes Rennes samedi", [("Covoiturage Nantes", "DEPART"), ("Rennes", "ARRIVEE")]),
+    ],
+)
+def test_a_means_the_recognizer_read_as_a_place_is_still_a_means(nlp, text, marked):
+    doc = nlp.get_pipe("seqkit_trip")(marked_doc(nlp, text, marked))
+    assert doc._.trip["is_valid"] is False
+
+
+@pytest.mark.parametrize(
+    "text,marked,expected",
+    [
+        ("un billet de Lens à Avion", [("Lens", "DEPART"), ("Avion", "ARRIVEE")], ("Lens", "Avion")),
+        (
+            "arrivee a bus saint remy, depart de lens",
+            [("bus saint remy", "ARRIVEE"), ("lens", "DEPART")],
+            ("Lens", "Bus-Saint-Rémy"),
+        ),
+        ("Avion Lens demain", [("Avion", "DEPART"), ("Lens", "ARRIVEE")], ("Avion", "Lens")),
+    ],
+)
+def test_the_towns_avion_and_bus_stay_places(nlp, text, marked, expected):
+    trip = nlp.get_pipe("seqkit_trip")(marked_doc(nlp, text, marked))._.trip
+    assert (trip["departure"], trip["arrival"]) == expected
 
 
 def test_trip_other_modes_unknown_setting_fails_when_the_config_is_resolved():
