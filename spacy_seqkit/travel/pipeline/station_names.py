@@ -60,11 +60,13 @@ def _joinable(span: Span) -> bool:
 def _name_word(token: Token) -> bool:
     """A word a station's name may go on with beside a mention: "Lille" + "Flandres", "Paris" +
     "Saint-Lazare" (letters joined by dashes or apostrophes); "est" only where it ends a
-    station's name ("Paris Est", "depuis paris est mercredi"), "nord" unless "de" follows it."""
+    station's name ("Paris Est", "depuis paris est mercredi") or follows "l'" ("paris gare de
+    l'est partant de"), "nord" unless "de" follows it."""
     if token.lower_ == "nord":  # no verb: "creil paris nord le plus tôt", not "au nord de"
         return not token.is_lower or token.doc[token.i + 1 : token.i + 2].text.lower() not in _LINKS
-    if token.lower_ in _COMPASS:
-        return not token.is_lower or _ends_a_name(token.doc, token.i + 1)
+    if token.lower_ in _COMPASS:  # "gare de l'est": no verb after an article
+        before = token.doc[token.i - 1].lower_ if token.i > 0 else ""
+        return not token.is_lower or before in {"l'", "l’"} or _ends_a_name(token.doc, token.i + 1)
     return not token.is_stop and is_word(token)
 
 
@@ -107,8 +109,9 @@ def _ends_a_name(doc: Doc, i: int) -> bool:
 
 def ends_a_station_name(span: Span) -> bool:
     """A mention ending in "est" or "nord" where that word ends a station's name ("depuis paris
-    est mercredi": Paris Est), not where it is a verb ("Paris est à 2 h")."""
-    return span[-1].lower_ in _COMPASS and _ends_a_name(span.doc, span.end)
+    est mercredi": Paris Est; "paris gare de l'est partant de"), not where it is a verb ("Paris
+    est à 2 h")."""
+    return span[-1].lower_ in _COMPASS and _name_word(span[-1])
 
 
 def widest_station(span: Span, places: Places, before: Optional[Span] = None) -> Optional[Tuple[int, int]]:

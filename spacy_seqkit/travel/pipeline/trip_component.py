@@ -138,7 +138,7 @@ class TripResolver:
                 part = span[start:end]
                 if len(part) == len(span) or part[0].is_punct or part[-1].is_punct or not any(t.is_alpha for t in part):
                     continue
-                if len(part) > 1 and part[-1].is_stop and part[-1].is_lower:
+                if len(part) > 1 and part[-1].is_stop and part[-1].is_lower and not ends_a_station_name(part):
                     continue  # "Lens mais finalement": no name ends in a function word ("Les Mais" is no read)
                 place = self.places.place(part.text)
                 if place is not None:

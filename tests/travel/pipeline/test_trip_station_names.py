@@ -110,6 +110,12 @@ def trip_of(nlp, text, marked):
             [("meuse tgv", "DEPART"), ("paris", "ARRIVEE")],
             ("Meuse TGV", (), "Paris Est"),
         ),
+        # and after "l'", whatever follows: "gare de l'est" is no verb
+        (
+            "un train pour paris gare de l'est partant d'angers saint-laud",
+            [("paris gare de l'est partant d'angers saint-laud", "ARRIVEE")],
+            ("Angers Saint-Laud", (), "Paris Gare de l'Est"),
+        ),
         # of two station names as long, the one that leaves none of the mention out ("Aix en
         # Provence TGV", not "TGV Aix en Provence" and a "TGV" left over)
         (
