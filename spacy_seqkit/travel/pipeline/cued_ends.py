@@ -63,7 +63,7 @@ LEAVING = frozenset(
     "pars part partir partant partons partez partent parti partie partis parties partirai partiras partira "
     "partirons partirez partiront partirais partirait partirions partiriez partiraient partais partait partions "
     "partiez partaient départ depart quitter quitte quittant provenance venant viens vient venons venez "
-    "viennent".split()
+    "viennent jpars jpart chpars".split()
 )
 
 # Where one lives is where one leaves from once the other end is named: "j'habite Abbeville".
@@ -268,9 +268,10 @@ def _cued(
             # "un concert au Zénith de Lille", "au festival d'Avignon": a place of a venue one goes to
             venue = cue in FROM and any(word_at(doc, j) in AT for j in range(i - 3, i))
             # "Hendaye depuis Bordeaux Saint-Jean": a request's first place, right before the
-            # departure's "depuis"
+            # departure's "depuis", or a comma and it
             opens = s == 0 or doc[s - 1].is_punct
-            before_departure = opens and word_at(doc, e) in DEPARTURE_CUES and departure.start == e + 1
+            comma = word_at(doc, e) == ","  # "Dijon, depuis Vernon, samedi"
+            before_departure = opens and word_at(doc, e + comma) in DEPARTURE_CUES and departure.start == e + comma + 1
             if (
                 before_departure
                 or cue in ARRIVAL_CUES

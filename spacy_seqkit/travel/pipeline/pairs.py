@@ -10,7 +10,7 @@ from spacy.tokens import Span
 from ..places.contract import Places
 from ..places.names import normalise
 from ..places.place import COMMUNE, STATION, Place
-from .cued_ends import PAIR_JOINERS, Found, cued_role
+from .cued_ends import PAIR_JOINERS, Found, cued_role, said_role
 from .ruled_out import corrects_before, is_ruled_out, where_one_is
 from .written import is_word, words_of
 
@@ -58,6 +58,38 @@ def adjacent_place(
                 return None  # "de Paris à Vienne en Autriche"
             return part, place
     return None
+
+
+def pair_beside(
+    end: Tuple[str, Span, Place], read: Sequence[Tuple[str, Span, Place]], places: Places, max_tokens: int
+) -> Optional[Tuple[Tuple[str, Span, Place], Tuple[str, Span, Place]]]:
+    """The two ends of a bare pair of which the recognizer read one, `end` (a departure or an
+    arrival): the place right after a departure or before an arrival (`adjacent_place`: "albi
+    carmaux" with only one read); else, for a departure no word before or after says is one,
+    the place written as a name right before it that opens the request or a sentence, which
+    departs ("Saint-Étienne Lille Europe samedi" with only Lille Europe read, as the departure).
+    None where there is none; else (departure, arrival)."""
+    departs = end[0] == "DEPART"
+    other = adjacent_place(end[1], departs, read, places, max_tokens)
+    if other is None and departs and said_role(end[1].doc, end[1]) is None:
+        departs = False
+        other = adjacent_place(end[1], departs, read, places, max_tokens)
+        if other is not None and not _opens_a_pair(other[0], end[1]):
+            return None
+    if other is None:
+        return None
+    mention = end[1]
+    if departs:
+        return ("DEPART", mention, end[2]), ("ARRIVEE", *other)
+    return ("DEPART", *other), ("ARRIVEE", mention, end[2])
+
+
+def _opens_a_pair(first: Span, second: Span) -> bool:
+    """`first` right before `second`, opening the request or a sentence, written as a name: the
+    two are the request's pair ("Saint-Étienne Lille Europe samedi"), not "l'aéroport de Tours"."""
+    doc = first.doc
+    opens = first.start == 0 or doc[first.start - 1].is_punct
+    return first.end == second.start and opens and not first[0].is_lower
 
 
 def cued_first(found: List[Tuple[str, Span, Place]], role: str) -> List[Tuple[str, Span, Place]]:

@@ -28,7 +28,8 @@ not one of its ends (`context_before_pair`). Such a place is never a stop either
 ends read with one role, the other goes first (`where_one_is`, read by `pairs.cued_first`).
 
 A fourth: a place the words after it put abroad ("Vienne en Autriche": `abroad_after`); a
-fifth, a person named like a town ("Mme Laval", "ma sœur Nancy": `named_person`).
+fifth, a person named like a town ("Mme Laval", "ma sœur Nancy": `named_person`); a sixth,
+where one was born or grew up ("j'ai grandi à Nancy": `where_one_grew_up`).
 
 And two corrections that rule nothing out: an end a correction brings ("..., finalement plutôt
 au départ d'Angers", "en fait pour Béziers") goes before the one it corrects
@@ -250,6 +251,20 @@ def named_person(mention: Span) -> bool:
     return word in TITLES or (word in RELATIVES and i > 0 and _word(doc, i - 1) in POSSESSIVES)
 
 
+# Where one was born or grew up: "j'ai grandi à Nancy mais j'habite à Montreuil" asks for no trip.
+BIOGRAPHY = frozenset("grandi né née nés nées vécu élevé élevée élevés".split())
+
+
+def where_one_grew_up(mention: Span) -> bool:
+    """The mention is where someone was born, grew up or lived ("j'ai grandi à Brest", "je suis
+    née à Lens"), and no "y" after it makes it where one goes ("... et je veux y retourner")."""
+    doc = mention.doc
+    i = mention.start - 1
+    while i >= 0 and _word(doc, i) in AT_PLACE:
+        i -= 1
+    return i >= 0 and _word(doc, i) in BIOGRAPHY and not any(_word(doc, j) == "y" for j in range(mention.end, len(doc)))
+
+
 def is_ruled_out(mention: Span, mention_starts: Collection[int]) -> bool:
     """The request rules the place of `mention` out; `mention_starts`: where the place
     mentions of the request start (a correction must lead to one)."""
@@ -259,4 +274,5 @@ def is_ruled_out(mention: Span, mention_starts: Collection[int]) -> bool:
         or context_before_pair(mention, mention_starts)
         or abroad_after(mention)
         or named_person(mention)
+        or where_one_grew_up(mention)
     )

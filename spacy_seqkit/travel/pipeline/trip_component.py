@@ -17,7 +17,7 @@ from .homonyms import settle_homonyms, with_contracted_article
 from .landmarks import without_landmarks
 from .language import is_foreign_doc
 from .modes import check_other_modes, other_mode_legs
-from .pairs import adjacent_place, cued_first, run_together, then_chained
+from .pairs import cued_first, pair_beside, run_together, then_chained
 from .ruled_out import is_ruled_out, where_one_is
 from .station_names import ends_a_station_name, join_station_names
 from .trip import LABELS, Trip, trip_accuracy
@@ -225,12 +225,15 @@ class TripResolver:
             # "albi carmaux" with only "carmaux" found: a known place right beside the one
             # end, joined by nothing or by "-", "/", "->", "et", is the other end.
             end = (departures or arrivals)[0]
-            other = adjacent_place(end[1], bool(departures), places, self.places, MAX_NAME_TOKENS)
-            if other is not None and not any(i in landmark for i in range(other[0].start, other[0].end)):
-                label = "ARRIVEE" if departures else "DEPART"
-                paired = (label, other[0], other[1])
-                places = sorted(places + [paired], key=lambda p: p[1].start)
-                (arrivals if departures else departures).append(paired)
+            pair = pair_beside(end, places, self.places, MAX_NAME_TOKENS) if len(departures + arrivals) == 1 else None
+            paired = None if pair is None else next(p for p in pair if p[1] is not end[1])
+            if (
+                pair is not None
+                and paired is not None
+                and not any(i in landmark for i in range(paired[1].start, paired[1].end))
+            ):
+                places = sorted([p for p in places if p is not end] + list(pair), key=lambda p: p[1].start)
+                departures, arrivals = [pair[0]], [pair[1]]
         if self.pair_ends and self.resolve_names and not steps and doc is not None:
             # An end the recognizer missed, after the word that says which ("entre X et Y"); two
             # ends the words before them say are the other way round ("le lioran depuis aurillac").

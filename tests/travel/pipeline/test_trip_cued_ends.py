@@ -127,6 +127,10 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
         ("un billet pour marseile depuis Lyon", [("Lyon", "DEPART")], ("Lyon", "Marseille")),
         ("je veux aller à Nice, je pars de amien", [("Nice", "ARRIVEE")], ("Amiens", "Nice")),
         ("je veu allé de bordeau a toulous", [("toulous", "ARRIVEE")], ("Bordeaux", "Toulouse")),  # "de X à"
+        # "jpars", "je pars" in SMS
+        ("je prends le train pr Le Havre mardi, jpars de Dijon", [("Le Havre", "ARRIVEE")], ("Dijon", "Le Havre")),
+        # the arrival opening the request, a comma and the departure's "depuis"
+        ("Dijon, depuis Vernon, samedi", [("Vernon", "DEPART")], ("Vernon", "Dijon")),
         # "de X à la gare de Y": X departs
         (
             "De la gare de Lyon-Part-Dieu à la gare de Grenoble",

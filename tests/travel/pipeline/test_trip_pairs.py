@@ -56,6 +56,22 @@ def test_no_other_end_where_none_is_sure(nlp, text, marked, expected):
 
 
 @pytest.mark.parametrize(
+    "text,marked,expected",
+    [
+        # one end read, as the departure, with no word saying so: the name opening the request
+        # right before it departs
+        ("Saint-Étienne Lille Europe samedi", [("Lille Europe", "DEPART")], ("Saint-Étienne", "Lille Europe")),
+        ("Merci. Rennes Nantes demain", [("Nantes", "DEPART")], ("Rennes", "Nantes")),
+        # not after a word ("l'aéroport de Tours"), nor typed in lowercase
+        ("je suis à l'aéroport de Tours", [("Tours", "DEPART")], ("Tours", None)),
+        ("aze Conflans - Jarny", [("Conflans - Jarny", "DEPART")], ("Conflans - Jarny", None)),
+    ],
+)
+def test_the_departure_before_a_departure_read_without_a_cue(nlp, text, marked, expected):
+    assert trip_of(nlp, text, marked) == expected
+
+
+@pytest.mark.parametrize(
     "text,expected",
     [
         # Nothing read: a request that is only two places, one maybe mistyped, goes from the first.

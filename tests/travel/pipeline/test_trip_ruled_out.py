@@ -7,6 +7,19 @@ from trip_helpers import marked_doc
 
 # (text, the mentions with the roles a recognizer gives them, departure, arrival)
 RULED_OUT = [
+    # where one was born or grew up
+    (
+        "j'ai grandi à Nancy mais j'habite à Montreuil",
+        [("Nancy", "ARRIVEE"), ("Montreuil", "DEPART")],
+        "Montreuil",
+        None,
+    ),
+    (
+        "je suis née à Brest, je pars de Lyon pour Dijon",
+        [("Brest", "DEPART"), ("Lyon", "DEPART"), ("Dijon", "ARRIVEE")],
+        "Lyon",
+        "Dijon",
+    ),
     # a person named like a town
     (
         "Bonjour, je suis Mme Laval et je voudrais aller de Tours à Vierzon.",
@@ -145,6 +158,13 @@ RULED_OUT += [
     ),
 ]
 KEPT = [
+    # born there, and going back
+    (
+        "je suis né à Brest et je veux y retourner depuis Paris",
+        [("Brest", "ARRIVEE"), ("Paris", "DEPART")],
+        "Paris",
+        "Brest",
+    ),
     (
         "je ne veux pas aller à Lyon avant midi depuis Paris",
         [("Lyon", "ARRIVEE"), ("Paris", "DEPART")],
