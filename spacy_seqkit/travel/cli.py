@@ -137,7 +137,10 @@ def resolve_command(
     import contextlib
     import sys
 
-    from spacy.util import is_package
+    from ..util import collector_paused
+
+    with collector_paused():  # the first answer comes 0.3 s sooner (see `collector_paused`)
+        from spacy.util import is_package
 
     from .orders.dask_backend import is_scheduler_address
     from .orders.stream import (

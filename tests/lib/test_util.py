@@ -59,3 +59,22 @@ def test_util_good_values_pass_through():
     assert isinstance(check_probability("dropout", 0), float)
     assert check_bool("copy", False) is False
     assert check_divisible("width", 12, "n_heads", 4) == 12
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_collector_paused_turns_the_collector_off_and_restores_it(enabled):
+    import gc
+
+    from spacy_seqkit.util import collector_paused
+
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        with collector_paused():
+            assert not gc.isenabled()
+        assert gc.isenabled() is enabled
+        with pytest.raises(KeyError), collector_paused():  # also when the block raises
+            raise KeyError("x")
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
