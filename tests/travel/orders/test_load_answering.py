@@ -21,19 +21,23 @@ TEXTS = [text for text, _ in TRAIN] + ["Bordeaux Toulouse", "", "Aller de Brest 
 MATMUL_LAYERS = {"hashembed", "maxout", "precomputable_affine"}
 
 
-@pytest.fixture(scope="module")
-def ner_dir(tmp_path_factory):
-    """A small recognizer (spaCy's default tok2vec and ner: thinc layers), seeded, on disk."""
-    spacy.util.fix_random_seed(0)
-    nlp = spacy.blank("fr")
-    nlp.add_pipe("ner")
+def trained_ner(nlp, folder, **config):
+    """`nlp` with a recognizer (`config`: its settings) trained 10 steps on TRAIN, saved in
+    `folder`: its path."""
+    nlp.add_pipe("ner", config=config)
     examples = [Example.from_dict(nlp.make_doc(t), {"entities": ents}) for t, ents in TRAIN]
     optimizer = nlp.initialize(lambda: examples)
     for _ in range(10):
         nlp.update(examples, sgd=optimizer)
-    path = tmp_path_factory.mktemp("ner") / "pipeline"
-    nlp.to_disk(path)
-    return path
+    nlp.to_disk(folder / "pipeline")
+    return folder / "pipeline"
+
+
+@pytest.fixture(scope="module")
+def ner_dir(tmp_path_factory):
+    """A small recognizer (spaCy's default tok2vec and ner: thinc layers), seeded, on disk."""
+    spacy.util.fix_random_seed(0)
+    return trained_ner(spacy.blank("fr"), tmp_path_factory.mktemp("ner"))
 
 
 def answers(nlp):
@@ -75,14 +79,7 @@ def vectors_dir(tmp_path_factory):
     rows = numpy.random.default_rng(0).normal(size=(len(words), 8)).astype("float32")
     for word, row in zip(words, rows):
         nlp.vocab.set_vector(word, row)
-    nlp.add_pipe("ner", config={"model": {"tok2vec": {"pretrained_vectors": True}}})
-    examples = [Example.from_dict(nlp.make_doc(t), {"entities": ents}) for t, ents in TRAIN]
-    optimizer = nlp.initialize(lambda: examples)
-    for _ in range(10):
-        nlp.update(examples, sgd=optimizer)
-    path = tmp_path_factory.mktemp("vectors") / "pipeline"
-    nlp.to_disk(path)
-    return path
+    return trained_ner(nlp, tmp_path_factory.mktemp("vectors"), model={"tok2vec": {"pretrained_vectors": True}})
 
 
 def test_the_vectors_words_are_not_read_and_the_answers_are_the_same(vectors_dir):
