@@ -1,6 +1,6 @@
 """An end offered with an alternative makes no single trip: "de Nîmes ou d'Arles à Aix",
-"Besançon ou pour Belfort", "soit Lyon soit Grenoble" (`seqkit_trip` reads such a request as
-INVALID)."""
+"Besançon ou pour Belfort", "soit Lyon soit Grenoble"; nor two places compared: "je préfère
+Dunkerque à Albertville" (`seqkit_trip` reads such a request as INVALID)."""
 
 from typing import List, Tuple
 
@@ -12,6 +12,10 @@ from ..places.place import Place
 # Words that offer an alternative: "de Nîmes ou d'Arles", "soit Lyon soit Grenoble".
 _ALTERNATIVES = {"ou", "soit"}
 # What may stand between "ou" and the alternative place: "ou de", "ou bien à", "ou pour".
+# Words that compare the place after them to another: "je préfère Chartres à Fougères".
+_PREFERRING = frozenset(
+    "préfère préfères préférons préférez préfèrent préférerais préférerait prefere preferes".split()
+)
 _ALTERNATIVE_LINKS = frozenset(
     "de d' d du des à a au aux pour par vers depuis bien alors plutôt plutot la le les l' l".split()
 )
@@ -19,8 +23,9 @@ _ALTERNATIVE_LINKS = frozenset(
 
 def has_alternative(mention: Span, places: List[Tuple[str, Span, Place]], gazetteer: Places) -> bool:
     """The mention is one of two places offered as alternatives: "Nîmes ou (d')Arles",
-    "Besançon ou pour Belfort", "soit Lyon soit Grenoble". The other place is a
-    mention of the trip (`places`) or a name `gazetteer` knows."""
+    "Besançon ou pour Belfort", "soit Lyon soit Grenoble", or the first of two compared: "je
+    préfère Saintes à Roubaix". The other place is a mention of the trip (`places`) or a name
+    `gazetteer` knows."""
     doc = mention.doc
 
     def place_at(start: int) -> bool:
@@ -46,6 +51,8 @@ def has_alternative(mention: Span, places: List[Tuple[str, Span, Place]], gazett
     before = mention.start
     while before > 0 and doc[before - 1].lower_ in _ALTERNATIVE_LINKS:
         before -= 1
+    if before > 0 and doc[before - 1].lower_ in _PREFERRING and after < len(doc) and doc[after].lower_ in {"à", "a"}:
+        return place_at(after + 1)  # "je préfère Saintes à Roubaix", not "... Saintes à 8 h"
     return (
         before > 0
         and doc[before - 1].lower_ in _ALTERNATIVES

@@ -318,6 +318,8 @@ def test_trip_value_round_trips_and_compares():
         ("je pars de Dijon pour Besançon ou pour Belfort", [("Dijon", "DEPART"), ("Besançon", "ARRIVEE")]),
         ("Paris -> Rennes ou Nantes ?", [("Paris", "DEPART"), ("Nantes", "ARRIVEE")]),
         ("soit Lyon soit Grenoble depuis Annecy", [("Grenoble", "ARRIVEE"), ("Annecy", "DEPART")]),
+        # two places compared
+        ("Je préfère Dunkerque à Albertville.", [("Dunkerque", "DEPART"), ("Albertville", "ARRIVEE")]),
     ],
 )
 def test_trip_an_end_offered_with_an_alternative_is_no_trip(nlp, text, ents):
@@ -330,6 +332,9 @@ def test_trip_an_end_offered_with_an_alternative_is_no_trip(nlp, text, ents):
     [
         ("de Paris à Lyon, ou plutôt demain", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")], ("Paris", "Lyon")),
         ("aller ou retour de Brest à Rennes", [("Brest", "DEPART"), ("Rennes", "ARRIVEE")], ("Brest", "Rennes")),
+        # a preference that compares no places
+        ("je préfère partir de Lyon à Paris", [("Lyon", "DEPART"), ("Paris", "ARRIVEE")], ("Lyon", "Paris")),
+        ("je préfère Lyon à 8h, pour Paris", [("Lyon", "DEPART"), ("Paris", "ARRIVEE")], ("Lyon", "Paris")),
     ],
 )
 def test_trip_ou_without_an_alternative_place_keeps_the_trip(nlp, text, ents, expected):
