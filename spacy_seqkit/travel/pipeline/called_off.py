@@ -5,7 +5,11 @@
   Brest", "on ne part plus, ma fille est malade", "je n'ai pas du tout envie d'aller à Paris";
 - a trip one cancels: "j'annule", "je voudrais annuler mon Paris-Lyon", "le déplacement est
   annulé" (not a train SNCF cancelled: "mon TGV a été annulé, ...");
-- "finalement non" that brings no other place ("..., mais finalement non, je reste à Lille").
+- "finalement non" that brings no other place ("..., mais finalement non, je reste à Lille");
+- a trip told, not asked for: a time gone by and a deed done ("hier je suis allé de Lille à
+  Paris en train, c'était top", "l'an dernier j'ai pris le train de Strasbourg à Colmar", "mon
+  train de Nancy à Metz hier avait deux heures de retard") with no word of a request
+  (`told_of_the_past`).
 
 Unless a request follows: a contrast ("je ne vais pas à Lyon mais à Grenoble"), a verb of
 going, leaving or needing that is not denied ("je ne pars plus de Lyon, je pars de Grenoble",
@@ -117,3 +121,26 @@ def called_off(doc: Doc) -> bool:
         if not asking[min(end, len(words))]:
             return True
     return False
+
+
+# A trip told, not asked for: a time gone by, a deed done, and no word of a request.
+PAST_TIMES = frozenset("hier avant-hier dernier dernière derniere passé passée".split())
+PAST_DEEDS = frozenset(
+    "allé allée allés allées parti partie partis parties pris venu venue venus venues arrivé arrivée "
+    "arrivés rentré rentrée rentrés voyagé était etait c'était c'etait avait fait été".split()
+)
+REQUESTING = (
+    NEEDING
+    | WANTING
+    | GOING
+    | frozenset(
+        "? billet billets réserver reserver réservation reservation demain prochain prochaine aujourd'hui ajd "
+        "dem svp stp possible peux pouvez pourriez jveux jvais jpars jdois aimerais voudrions".split()
+    )
+)
+
+
+def told_of_the_past(doc: Doc) -> bool:
+    """The request tells a trip gone by and asks for none (see the module docstring)."""
+    words = {w.lower().replace("’", "'") for w in words_of(doc)}
+    return bool(words & PAST_TIMES and words & PAST_DEEDS) and not words & REQUESTING

@@ -53,7 +53,7 @@ from .subject_roles import role_after
 from .written import word_at, words_of
 
 ARRIVAL_CUES = frozenset(
-    {"pour", "pr", "vers", "jusqu'à", "jusqu'a", "jusqu’à", "jusqu", "jusque", "direction", "destination"}
+    {"pour", "pr", "vers", "jusqu'à", "jusqu'a", "jusqu’à", "jusqu", "jusque", "direction", "destination", "go"}
 )
 LOCATIVE = frozenset({"à", "a"})
 AT = LOCATIVE | {"au", "aux"}

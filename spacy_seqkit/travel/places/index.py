@@ -59,7 +59,15 @@ CITY_ALIASES = {
 }
 # More abbreviations read in requests, which the corpus does not write (its requests stay those
 # drawn with CITY_ALIASES alone).
-READ_ALIASES = {"mpl": "Montpellier", "strasbg": "Strasbourg"}
+READ_ALIASES = {
+    "mpl": "Montpellier",
+    "strasbg": "Strasbourg",
+    "montpel": "Montpellier",
+    "besac": "Besançon",
+    "perpi": "Perpignan",
+    "st naz": "Saint-Nazaire",
+    "saint naz": "Saint-Nazaire",
+}
 
 
 class Entry(NamedTuple):

@@ -4,7 +4,7 @@
 import pytest
 from trip_helpers import marked_doc
 
-from spacy_seqkit.travel.pipeline.called_off import called_off
+from spacy_seqkit.travel.pipeline.called_off import called_off, told_of_the_past
 
 CALLED_OFF = [
     ("Je ne veux pas aller à Lyon depuis Paris.", [("Lyon", "ARRIVEE"), ("Paris", "DEPART")]),
@@ -83,3 +83,43 @@ def test_trip_not_called_off_keeps_its_ends(nlp, text, marked, departure, arriva
     doc = nlp.get_pipe("seqkit_trip")(marked_doc(nlp, text, marked))
     assert not called_off(doc)
     assert (doc._.trip["departure"], doc._.trip["arrival"]) == (departure, arrival)
+
+
+@pytest.mark.parametrize(
+    "text,marked",
+    [
+        ("hier je suis allé de Lille à Paris en train, c'était top", [("Lille", "DEPART"), ("Paris", "ARRIVEE")]),
+        ("l'an dernier j'ai pris le train de Strasbourg à Colmar", [("Strasbourg", "DEPART"), ("Colmar", "ARRIVEE")]),
+        ("mon train de Nancy à Metz hier avait deux heures de retard", [("Nancy", "DEPART"), ("Metz", "ARRIVEE")]),
+    ],
+)
+def test_a_trip_told_and_not_asked_for_is_invalid(nlp, text, marked):
+    doc = nlp.get_pipe("seqkit_trip")(marked_doc(nlp, text, marked))
+    assert told_of_the_past(doc) and doc._.trip["is_valid"] is False
+
+
+@pytest.mark.parametrize(
+    "text,marked,expected",
+    [
+        # a word of a request after the story keeps the trip
+        (
+            "hier j'ai raté mon train de Lyon à Paris, il y en a un ce soir ?",
+            [("Lyon", "DEPART"), ("Paris", "ARRIVEE")],
+            ("Lyon", "Paris"),
+        ),
+        (
+            "mon train d'hier a été annulé, je dois aller de Nancy à Metz",
+            [("Nancy", "DEPART"), ("Metz", "ARRIVEE")],
+            ("Nancy", "Metz"),
+        ),
+        (
+            "la semaine dernière c'était Lyon, demain de Lyon à Dijon",
+            [("Lyon", "DEPART"), ("Dijon", "ARRIVEE")],
+            ("Lyon", "Dijon"),
+        ),
+    ],
+)
+def test_a_story_before_a_request_keeps_the_trip(nlp, text, marked, expected):
+    doc = nlp.get_pipe("seqkit_trip")(marked_doc(nlp, text, marked))
+    assert not told_of_the_past(doc)
+    assert (doc._.trip["departure"], doc._.trip["arrival"]) == expected

@@ -131,6 +131,8 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
         ("je prends le train pr Le Havre mardi, jpars de Dijon", [("Le Havre", "ARRIVEE")], ("Dijon", "Le Havre")),
         # the arrival opening the request, a comma and the departure's "depuis"
         ("Dijon, depuis Vernon, samedi", [("Vernon", "DEPART")], ("Vernon", "Dijon")),
+        # "go X": where one goes
+        ("jsuis a la gare de narbonne go perpignan", [("narbonne", "DEPART")], ("Narbonne", "Perpignan")),
         # "de X à la gare de Y": X departs
         (
             "De la gare de Lyon-Part-Dieu à la gare de Grenoble",
