@@ -47,7 +47,7 @@ from spacy.tokens import Doc, Span
 from ..places.contract import Places
 from ..places.names import normalise
 from ..places.place import Place
-from .bare_pairs import bare_pair
+from .bare_pairs import bare_pair, joined_pair
 from .ruled_out import is_ruled_out, reversed_after
 from .subject_roles import role_after
 from .written import word_at, words_of
@@ -212,7 +212,7 @@ def _cued(
 ) -> Tuple[Optional[Found], Optional[Found]]:
     every_run = places.name_spans(words_of(doc))
     if departure is None and arrival is None:
-        joined = _joined_pair(doc, places, taken, every_run) or bare_pair(doc, places, PAIR_JOINERS)
+        joined = joined_pair(doc, places, taken, every_run) or bare_pair(doc, places, PAIR_JOINERS)
         if joined is not None:
             return joined
     runs = _free_runs(doc, places, taken, every_run)
@@ -295,37 +295,6 @@ def _cued(
     return None, None
 
 
-def _joined_pair(
-    doc: Doc, places: Places, taken: Sequence[Span], runs: List[Tuple[int, int]]
-) -> Optional[Tuple[Found, Found]]:
-    """Two places joined by a dash in one token, which no place names as a whole: spaCy's
-    French tokenizer keeps "Paris-Saint-Malo", "Lyon-Saint-Étienne" as one word (its "Saint-"
-    compounds), so no mention can hold one of them. The one way to cut it into two exact
-    names of places, if there is exactly one."""
-    candidates = [t for t in doc if "-" in t.text and t.text.replace("-", "").isalpha()]
-    if not candidates:
-        return None
-    covered = {i for span in taken for i in range(span.start, span.end)}
-    # in a place's name as a whole ("Aix-les-Bains", "Paris-Saint-Lazare", "La Croix-Saint-Ouen")
-    covered.update(i for s, e in runs for i in range(s, e))
-    for token in candidates:
-        with_article = doc[max(0, token.i - 1) : token.i + 1].text  # "La Croix-Saint-Ouen": Lacroix-Saint-Ouen
-        if token.i in covered or places.place(token.text) is not None or places.place(with_article) is not None:
-            continue
-        pieces = token.text.split("-")
-        cuts = []
-        for k in range(1, len(pieces)):
-            left, right = "-".join(pieces[:k]), "-".join(pieces[k:])
-            if places.name_spans([left]) == [(0, 1)] and places.name_spans([right]) == [(0, 1)]:
-                first, second = places.place(left), places.place(right)
-                if first is not None and second is not None:
-                    cuts.append((first, second))
-        if len(cuts) == 1:
-            span = doc[token.i : token.i + 1]
-            return (span, cuts[0][0]), (span, cuts[0][1])
-    return None
-
-
 def _leads_to(doc: Doc, end: int, arrival: Span) -> bool:
     """The words from `end` are "à" and then the arrival, maybe after the words of a station
     ("de langres a chaumont", "de la gare de Lyon-Part-Dieu à la gare de Grenoble")."""
@@ -355,11 +324,24 @@ def cued_role(doc: Doc, mention: Span) -> Optional[str]:
         return "ARRIVEE"  # "je pars à Auray": where one leaves for
     if cue in LOCATIVE and verb in GOING:
         return "ARRIVEE"  # "pr aller a rennes"
-    if cue in LOCATIVE and (
-        word_at(doc, i - 1) in BEING or (word_at(doc, i - 1) in LIVING and word_at(doc, i - 2) in FIRST_PERSON)
-    ):
-        return "DEPART"  # "jsuis a brest", "je vis à Angers": where one is, or lives
+    if cue in LOCATIVE and word_at(doc, i - 1) in LIVING and word_at(doc, i - 2) in FIRST_PERSON:
+        # "je vis à Angers": where one lives is left, or reached going home ("j'habite à
+        # Compiègne. Demain je pars de Saint-Quentin pour rentrer chez moi")
+        return "ARRIVEE" if _going_home(doc) else "DEPART"
+    if cue in LOCATIVE and word_at(doc, i - 1) in BEING:
+        return "DEPART"  # "jsuis a brest": where one is
     return "ARRIVEE" if cue in ARRIVAL_CUES or cue in REACHING else None
+
+
+HOMEWARD = frozenset("rentrer rentre rentrerai rentrons retourner retourne retournerai revenir reviens".split())
+
+
+def _going_home(doc: Doc) -> bool:
+    """The request goes home: "rentrer chez moi", "je retourne chez nous"."""
+    return any(
+        word_at(doc, i) == "chez" and word_at(doc, i + 1) in {"moi", "nous"} and word_at(doc, i - 1) in HOMEWARD
+        for i in range(len(doc))
+    )
 
 
 def said_role(doc: Doc, mention: Span) -> Optional[str]:

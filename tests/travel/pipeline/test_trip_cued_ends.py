@@ -247,6 +247,11 @@ def test_pair_ends_off_reads_no_cue(nlp):
             ("Briançon", "Gap"),
         ),
         (
+            "J'habite à Compiègne. Demain je pars de Saint-Quentin pour rentrer chez moi.",  # going home
+            [("Compiègne", "DEPART"), ("Saint-Quentin", "ARRIVEE")],
+            ("Saint-Quentin", "Compiègne"),
+        ),
+        (
             "un aller vers Gap, moi qui suis à Briançon",
             [("Gap", "DEPART"), ("Briançon", "ARRIVEE")],
             ("Briançon", "Gap"),
