@@ -351,15 +351,26 @@ def said_role(doc: Doc, mention: Span) -> Optional[str]:
 
 
 def lone_end_reversed(
-    departures: Sequence[Tuple[str, Span, Place]], arrivals: Sequence[Tuple[str, Span, Place]]
+    departures: Sequence[Tuple[str, Span, Place]],
+    arrivals: Sequence[Tuple[str, Span, Place]],
+    places: Optional[Places] = None,
+    taken: Sequence[Span] = (),
 ) -> bool:
     """The one end the recognizer read is the other end by the words right before it: "Y a-t-il
-    une gare à Rocamadour ? Je viens de Brive" with Brive read as the arrival."""
+    une gare à Rocamadour ? Je viens de Brive" with Brive read as the arrival; or, no word saying
+    its role, where a place of `places` no mention of `taken` covers is said to be that end:
+    "saint malo. jpars de rennes" with Saint-Malo read as the departure."""
     if len(departures) + len(arrivals) != 1:
         return False
     mention = (departures or arrivals)[0][1]
-    role = said_role(mention.doc, mention)
-    return role is not None and role != ("DEPART" if departures else "ARRIVEE")
+    doc = mention.doc
+    role = said_role(doc, mention)
+    if role is not None or places is None:
+        return role is not None and role != ("DEPART" if departures else "ARRIVEE")
+    runs = _free_runs(doc, places, taken, places.name_spans(words_of(doc)))
+    if departures:
+        return any(_left_from(doc, s) for s, _ in runs)
+    return any(cued_role(doc, doc[s:e]) == "ARRIVEE" for s, e in runs)
 
 
 def roles_reversed(departure: Span, arrival: Span) -> bool:

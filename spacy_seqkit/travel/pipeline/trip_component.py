@@ -238,7 +238,7 @@ class TripResolver:
         if self.pair_ends and self.resolve_names and not steps and doc is not None:
             # An end the recognizer missed, after the word that says which ("entre X et Y"); two
             # ends the words before them say are the other way round ("le lioran depuis aurillac").
-            if lone_end_reversed(departures, arrivals):  # "je viens de Brive" read as an arrival
+            if lone_end_reversed(departures, arrivals, self.places, mentioned):  # "je viens de Brive" as an arrival
                 departures, arrivals = arrivals, departures
             for new in cued_ends(doc, self.places, departures, arrivals, mentioned, starts):
                 (departures if new[0] == "DEPART" else arrivals).append(new)

@@ -131,6 +131,9 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
         ("je prends le train pr Le Havre mardi, jpars de Dijon", [("Le Havre", "ARRIVEE")], ("Dijon", "Le Havre")),
         # the arrival opening the request, a comma and the departure's "depuis"
         ("Dijon, depuis Vernon, samedi", [("Vernon", "DEPART")], ("Vernon", "Dijon")),
+        # the one end read, with no word of its role, is the other end where another place is
+        # said to be its end
+        ("saint malo. jpars de rennes dem matin", [("saint malo", "DEPART")], ("Rennes", "Saint-Malo")),
         # "go X": where one goes
         ("jsuis a la gare de narbonne go perpignan", [("narbonne", "DEPART")], ("Narbonne", "Perpignan")),
         # "de X à la gare de Y": X departs
