@@ -24,6 +24,11 @@ from .names import (
 ARTICLE_WORD_POPULATION = 5000
 
 
+# Towns' nicknames whose accent tells them from a word, read before the key drops it: "sainté"
+# is Saint-Étienne, "sainte" a word (the other nicknames are keys: `index.READ_ALIASES`).
+ACCENTED_NICKNAMES = {"sainté": "Saint-Étienne"}
+
+
 @functools.lru_cache(maxsize=65536)
 def resolve_cached(min_population: int, ordinary_words: FrozenSet[str], text: str) -> Optional[Entry]:
     """The index entry of the place a mention names, or None."""
@@ -31,6 +36,9 @@ def resolve_cached(min_population: int, ordinary_words: FrozenSet[str], text: st
     index = load_index(min_population)
     if not text:
         return None
+    nickname = ACCENTED_NICKNAMES.get(text.lower())
+    if nickname is not None and nickname in index.populations:  # "sainté": not the word "sainte"
+        return index.by_key.get(normalise(nickname))
     key = normalise(text)
     entry = index.by_key.get(key)
     if text in index.stations and entry is not None and entry.name == text:

@@ -114,6 +114,7 @@ def test_gazetteer_has_every_commune_and_the_stations(gaz, communes):
         ("perpi", "Perpignan"),
         ("montpel", "Montpellier"),
         ("st naz", "Saint-Nazaire"),
+        ("sainté", "Saint-Étienne"),  # by its accent: "sainte" stays a word
         ("toul", "Toul"),
         # the kind of place and a département around the name
         ("la gare de Tours", "Tours"),
@@ -177,6 +178,7 @@ def test_gazetteer_resolve(gaz, mention, expected):
         "digne",
         "joue",
         "sable",
+        "sainte",  # not the nickname "sainté"
         # a word with its article, in lowercase, is no village of that name
         "la réunion",
         "le chemin",
