@@ -238,8 +238,8 @@ def _means_read_as_place(doc: Doc, i: int, span: Span) -> bool:
     """Token `i` of the place mention `span` is a means of transport: the mention's one word
     or its first before another place ("avion de Belfort"), typed in lowercase ("un billet
     d'avion", "nice a velo") or after "d'", "en", "l'" ("BILLET D'AVION"), or the request's
-    first word before a place's; not the town of "je serai à Avion", nor a word of a place's name ("arrivée à
-    bus saint remy")."""
+    first word before a place's ("Covoiturage Pont Sainte Maxence"); not the town of "je serai
+    à Avion", nor a word of a place's name ("arrivée à bus saint remy")."""
     token = doc[i]
     if token.lower_ not in OTHER_MODE_WORDS or i != span.start:
         return False

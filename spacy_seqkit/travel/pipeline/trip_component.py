@@ -224,17 +224,15 @@ class TripResolver:
             arrivals = arrivals[1:] + arrivals[:1]  # "je bosse à Grenoble, ... de Grenoble à Valence"
         if self.pair_ends and not steps and bool(departures) != bool(arrivals):
             # "albi carmaux" with only "carmaux" found: a known place right beside the one
-            # end, joined by nothing or by "-", "/", "->", "et", is the other end.
+            # end, joined by nothing or by "-", "/", "->", "et", is the other end ("Saint-Étienne
+            # Lille Europe" with Lille Europe read as the departure: the first departs).
             end = (departures or arrivals)[0]
-            pair = pair_beside(end, places, self.places, MAX_NAME_TOKENS) if len(departures + arrivals) == 1 else None
-            paired = None if pair is None else next(p for p in pair if p[1] is not end[1])
-            if (
-                pair is not None
-                and paired is not None
-                and not any(i in landmark for i in range(paired[1].start, paired[1].end))
-            ):
-                places = sorted([p for p in places if p is not end] + list(pair), key=lambda p: p[1].start)
-                departures, arrivals = [pair[0]], [pair[1]]
+            pair = pair_beside(end, places, self.places, MAX_NAME_TOKENS)
+            if pair is not None:
+                other = next(p[1] for p in pair if p[1] is not end[1])
+                if not any(i in landmark for i in range(other.start, other.end)):
+                    places = sorted([p for p in places if p is not end] + list(pair), key=lambda p: p[1].start)
+                    departures, arrivals = [pair[0]], [pair[1]]
         if self.pair_ends and self.resolve_names and not steps and doc is not None:
             # An end the recognizer missed, after the word that says which ("entre X et Y"); two
             # ends the words before them say are the other way round ("le lioran depuis aurillac").
