@@ -18,7 +18,7 @@ A denial of the trip's circumstances keeps it: "je ne veux pas partir trop tard 
 ne veux pas aller à Lyon avant midi", "je ne veux pas m'y arrêter".
 """
 
-from typing import List, Optional
+from typing import List, Optional, Set
 
 from spacy.tokens import Doc
 
@@ -98,9 +98,23 @@ def _asking(words: List[str]) -> List[bool]:
     return asking
 
 
+def _lowered(doc: Doc) -> List[str]:
+    return [w.lower().replace("’", "'") for w in words_of(doc)]
+
+
+def asks_for_no_trip(doc: Doc) -> bool:
+    """The request calls its trip off, or tells one gone by and asks for none: its words read
+    once for both (`called_off`, `told_of_the_past`)."""
+    words = _lowered(doc)
+    return _calls_off(words) or _tells_the_past(set(words))
+
+
 def called_off(doc: Doc) -> bool:
     """The request calls its trip off (see the module docstring)."""
-    words = [w.lower().replace("’", "'") for w in words_of(doc)]
+    return _calls_off(_lowered(doc))
+
+
+def _calls_off(words: List[str]) -> bool:
     asking: Optional[List[bool]] = None
     for i, word in enumerate(words):
         if word in _NOT:
@@ -142,5 +156,8 @@ REQUESTING = (
 
 def told_of_the_past(doc: Doc) -> bool:
     """The request tells a trip gone by and asks for none (see the module docstring)."""
-    words = {w.lower().replace("’", "'") for w in words_of(doc)}
+    return _tells_the_past(set(_lowered(doc)))
+
+
+def _tells_the_past(words: Set[str]) -> bool:
     return bool(words & PAST_TIMES and words & PAST_DEEDS) and not words & REQUESTING

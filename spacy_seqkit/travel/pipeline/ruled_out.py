@@ -186,13 +186,21 @@ PAIR_FROM = frozenset({"de", "d'", "du", "depuis"})
 PAIR_TO = frozenset({"à", "a", "au", "pour", "vers", "jusqu'à"})
 
 
-def where_one_is(mention: Span) -> bool:
-    """The mention is where someone lives, works or is: "j'habite à Rouen", "je travaille à
-    Nantes", "mes parents sont à Brest", "basé à Niort"."""
+def _verb_before(mention: Span) -> int:
+    """Where the word before the mention is, "à", "en", "encore"... aside ("j'habite encore à
+    Rouen"); -1 at the start."""
     doc = mention.doc
     i = mention.start - 1
     while i >= 0 and _word(doc, i) in AT_PLACE:
         i -= 1
+    return i
+
+
+def where_one_is(mention: Span) -> bool:
+    """The mention is where someone lives, works or is: "j'habite à Rouen", "je travaille à
+    Nantes", "mes parents sont à Brest", "basé à Niort"."""
+    doc = mention.doc
+    i = _verb_before(mention)
     # not the "Est" of a station's name: "de Paris Est a Crest"
     return i >= 0 and _word(doc, i) in WHERE_ONE_IS and not doc[i].ent_type_ and not doc[i].is_title
 
@@ -259,9 +267,7 @@ def where_one_grew_up(mention: Span) -> bool:
     """The mention is where someone was born, grew up or lived ("j'ai grandi à Brest", "je suis
     née à Lens"), and no "y" after it makes it where one goes ("... et je veux y retourner")."""
     doc = mention.doc
-    i = mention.start - 1
-    while i >= 0 and _word(doc, i) in AT_PLACE:
-        i -= 1
+    i = _verb_before(mention)
     return i >= 0 and _word(doc, i) in BIOGRAPHY and not any(_word(doc, j) == "y" for j in range(mention.end, len(doc)))
 
 

@@ -10,7 +10,7 @@ from ..places.contract import Places, check_places
 from ..places.names import FOREIGN_PLACES, normalise
 from ..places.place import Place
 from .alternatives import has_alternative
-from .called_off import called_off, told_of_the_past
+from .called_off import asks_for_no_trip
 from .cued_ends import cued_ends, lone_end_reversed, roles_reversed
 from .extensions import install_extensions
 from .homonyms import settle_homonyms, with_contracted_article
@@ -174,7 +174,7 @@ class TripResolver:
             # "I need a train from Paris to Lyon": a request in another language is no order.
             return Trip(), []
         other_legs = other_mode_legs(doc, spans) if self.other_modes == "invalid" and doc is not None else set()
-        if other_legs is None or (doc is not None and (called_off(doc) or told_of_the_past(doc))):
+        if other_legs is None or (doc is not None and asks_for_no_trip(doc)):
             # another means; a trip called off, or told and not asked for
             return Trip(), []
         landmark: Set[int] = set()
