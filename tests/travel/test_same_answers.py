@@ -1,0 +1,50 @@
+"""The same answers on every committed set: the components after the recognizer (the main job's
+config, `configs/ner_maxout.cfg`) read the entities a trained recognizer marked on each request
+of the hand-written sets and of 22,000 generated requests, and answer what was recorded
+(`scripts/same_answers.py`: an answer changed on purpose is recorded again, and said why)."""
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "same_answers.py"
+
+
+def load_script():
+    spec = importlib.util.spec_from_file_location("same_answers", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+same_answers = load_script()
+SETS = sorted(same_answers.recorded())
+
+
+@pytest.fixture(scope="module")
+def reading():
+    return same_answers.reading_pipeline()
+
+
+def test_same_answers_cover_every_committed_set():
+    for name in ("test", "dev", "blind", "holdout", "stations", "generated_train", "generated_dev"):
+        assert name in SETS, f"no recorded answers for {name}"
+    rows = same_answers.recorded()
+    assert len(rows["generated_train"]) == 20_000
+    for name in same_answers.HANDWRITTEN:
+        texts = [r["text"] for r in same_answers.read(same_answers.sources()[name])]
+        assert [r["text"] for r in rows[name]] == texts, f"{name}: recorded for other requests than the set's"
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_same_answers(reading, name):
+    rows = same_answers.recorded()[name]
+    changed = [
+        {"id": row["id"], "text": row["text"], "was": row["answer"], "now": answer}
+        for row, answer in zip(rows, same_answers.answers(reading, rows))
+        if answer != row["answer"]
+    ]
+    shown = "\n".join(json.dumps(c, ensure_ascii=False) for c in changed[:10])
+    assert not changed, f"{len(changed)} of {len(rows)} answers changed:\n{shown}"
