@@ -45,16 +45,15 @@ def reading_pipeline(nlp=None):
     pipeline's) and the components after the recognizer, from `nlp`'s config where given (a
     trained pipeline), else from the main job's config."""
     import spacy
+    from spacy.util import load_config
 
     from spacy_seqkit.travel.pipeline.tokenizer import make_arrow_infixes
 
-    config = {"nlp": {"tokenizer": {"@tokenizers": "spacy-seqkit.Tokenizer.v1"}}}
+    cfg = nlp.config if nlp is not None else load_config(ROOT / "configs" / "ner_maxout.cfg")
+    config = {"nlp": {"tokenizer": dict(cfg["nlp"]["tokenizer"])}}
     reading = make_arrow_infixes()(spacy.blank("fr", config=config))
     names = after_recognizer(nlp) if nlp is not None else None
     if names is None:
-        from spacy.util import load_config
-
-        cfg = load_config(ROOT / "configs" / "ner_maxout.cfg")
         pipeline = list(cfg["nlp"]["pipeline"])
         names = [(name, dict(cfg["components"][name])) for name in pipeline[pipeline.index("ner") + 1 :]]
     for name, component_cfg in names:

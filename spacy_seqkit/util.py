@@ -1,7 +1,7 @@
 """Checks of settings shared by the architectures, components, readers and
 schedules: each raises a ValueError naming the parameter and what it allows,
 and returns the value. And `collector_paused`, for blocks that make many objects
-and no garbage."""
+and no garbage; `limit_threads`, for a process that should use so many cores."""
 
 import gc
 import math
@@ -105,3 +105,15 @@ def collector_paused() -> Iterator[None]:
     finally:
         if collecting:
             gc.enable()
+
+
+def limit_threads(threads: int) -> None:
+    """Compute with at most `threads` threads in this process: torch's intra-op threads and the
+    BLAS numpy multiplies matrices with (threadpoolctl). One pipeline answering short requests
+    gains nothing from a second thread (a second process does: `resolve --n-process`)."""
+    import torch
+    from threadpoolctl import threadpool_limits
+
+    check_positive_int("threads", threads)
+    torch.set_num_threads(threads)
+    threadpool_limits(threads)

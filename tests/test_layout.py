@@ -80,7 +80,7 @@ def test_layout_finds_the_library_the_rooms_and_reads_imports():
     rooms = {room_of(module_name(p)) for p in package_files() if module_name(p).startswith(TRAVEL + ".")}
     assert set(ROOMS) - {"routes"} <= rooms
     evaluation = PACKAGE / "travel" / "evaluation.py"
-    assert "spacy_seqkit.travel.pipeline.trip_component" in set(imported_modules(evaluation))
+    assert "spacy_seqkit.travel.pipeline.reading" in set(imported_modules(evaluation))
 
 
 @pytest.mark.parametrize("path", list(library_files()), ids=lambda p: p.relative_to(PACKAGE).as_posix())

@@ -25,6 +25,15 @@ CONFIGS = {
         [nlp.tokenizer]
         @tokenizers = "spacy-seqkit.Tokenizer.v1"
     """,
+    ("spacy_tokenizers", "spacy-seqkit.Tokenizer.v2"): """
+        [nlp]
+        lang = "fr"
+        pipeline = []
+
+        [nlp.tokenizer]
+        @tokenizers = "spacy-seqkit.Tokenizer.v2"
+        max_run = 100
+    """,
     ("spacy_factories", "seqkit_trip"): """
         [nlp]
         lang = "fr"
@@ -34,6 +43,83 @@ CONFIGS = {
 
         [components.seqkit_trip]
         factory = "seqkit_trip"
+    """,
+    ("spacy_factories", "seqkit_places"): """
+        [nlp]
+        lang = "fr"
+        pipeline = ["seqkit_places"]
+
+        [components]
+
+        [components.seqkit_places]
+        factory = "seqkit_places"
+        unknown_names = "keep"
+    """,
+    ("spacy_factories", "seqkit_language"): """
+        [nlp]
+        lang = "fr"
+        pipeline = ["seqkit_language"]
+
+        [components]
+
+        [components.seqkit_language]
+        factory = "seqkit_language"
+        explain = true
+    """,
+    ("spacy_factories", "seqkit_called_off"): """
+        [nlp]
+        lang = "fr"
+        pipeline = ["seqkit_called_off"]
+
+        [components]
+
+        [components.seqkit_called_off]
+        factory = "seqkit_called_off"
+        explain = true
+    """,
+    ("spacy_factories", "seqkit_other_means"): """
+        [nlp]
+        lang = "fr"
+        pipeline = ["seqkit_other_means"]
+
+        [components]
+
+        [components.seqkit_other_means]
+        factory = "seqkit_other_means"
+        explain = true
+    """,
+    ("spacy_factories", "seqkit_ruled_out"): """
+        [nlp]
+        lang = "fr"
+        pipeline = ["seqkit_ruled_out"]
+
+        [components]
+
+        [components.seqkit_ruled_out]
+        factory = "seqkit_ruled_out"
+        explain = true
+    """,
+    ("spacy_factories", "seqkit_context"): """
+        [nlp]
+        lang = "fr"
+        pipeline = ["seqkit_context"]
+
+        [components]
+
+        [components.seqkit_context]
+        factory = "seqkit_context"
+        explain = true
+    """,
+    ("spacy_factories", "seqkit_alternative"): """
+        [nlp]
+        lang = "fr"
+        pipeline = ["seqkit_alternative"]
+
+        [components]
+
+        [components.seqkit_alternative]
+        factory = "seqkit_alternative"
+        explain = true
     """,
     ("spacy_factories", "seqkit_place_marker"): """
         [nlp]

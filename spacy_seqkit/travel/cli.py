@@ -127,11 +127,23 @@ def resolve_command(
         help="Write each trip's route over SNCF's network, its stations (ends, requested stops, changes of line): "
         "sentenceID,Departure,Step1,...,Destination; INVALID where there is none, why on stderr",
     ),
+    explain: Path = typer.Option(
+        None,
+        "--explain",
+        help="Also write, one JSON line per order, what decided its answer: the rules of the reading and the cues "
+        "its qualifiers found ({line, id, answer, why})",
+    ),
+    threads: int = typer.Option(
+        1,
+        "--threads",
+        help="Threads the answering process computes with (torch and BLAS). One per process answers short "
+        "requests fastest; to use more cores, answer in more processes (--n-process)",
+    ),
 ) -> None:
     """Travel Order Resolver: answer `sentenceID,Departure,Destination` or
     `sentenceID,INVALID` for every order (with --steps, the stops asked for between the
     ends; with --route, the stations of the route over SNCF's network), in input order, as
-    a stream. Malformed lines, orders over the limits on one order (see
+    a stream; with --explain, what decided each answer beside them. Malformed lines, orders over the limits on one order (see
     `travel.orders.format`) and trips without a route are reported on stderr with their
     line number and answered INVALID."""
     import contextlib
@@ -157,7 +169,8 @@ def resolve_command(
         typer.echo(message, err=True)
         raise typer.Exit(2)
 
-    for hint, value in (("--batch-size", batch_size), ("--n-process", n_process), ("--partition-size", partition_size)):
+    sizes = (("--batch-size", batch_size), ("--n-process", n_process), ("--partition-size", partition_size))
+    for hint, value in sizes + (("--threads", threads),):
         if value < 1:
             raise typer.BadParameter(f"must be a positive integer, got {value}", param_hint=hint)
     if output is not None and output_dir is not None:
@@ -185,13 +198,20 @@ def resolve_command(
             fail(str(e))
     with contextlib.ExitStack() as stack:
         out = sys.stdout if output is None and output_dir is None else None
-        if output is not None:
-            try:
-                out = stack.enter_context(open_output(output))
-            except OSError as e:
-                fail(f"Cannot write {output}: {e}")
+        opened = {}
+        for path in (output, explain):
+            if path is not None:
+                try:
+                    opened[path] = stack.enter_context(open_output(path))
+                except OSError as e:
+                    fail(f"Cannot write {path}: {e}")
+        out = opened.get(output, out)
+        explained = opened.get(explain)
         try:
-            backend = make_backend(model, batch_size, n_process, dask=dask, address=(addresses or [None])[0])
+            address = (addresses or [None])[0]
+            backend = make_backend(
+                model, batch_size, n_process, dask=dask, address=address, threads=threads, explain=explain is not None
+            )
         except ImportError as e:
             fail(str(e))
         except (OSError, ValueError) as e:
@@ -208,6 +228,7 @@ def resolve_command(
                 progress=wants_progress(quiet),
                 steps=steps,
                 route=routes,
+                explain=explained,
             )
         except (OSError, ValueError) as e:
             fail(f"Cannot resolve: {e}")
@@ -324,7 +345,7 @@ def serve_command(
     from .orders.service import serve
 
     try:
-        nlp = load_pipeline(model)
+        nlp = load_pipeline(model, threads=1, explain=True)  # the page shows why, with the cues
     except (OSError, ValueError) as e:
         typer.echo(f"Cannot use model '{model}': {e}", err=True)
         raise typer.Exit(2) from None

@@ -17,8 +17,8 @@ from spacy.training import Example
 
 from .corpus.records import REWRITE_FORMS, gold_rewrite, read_records, record_doc, record_trip
 from .orders.answer import load_answering, trip_of
+from .pipeline.reading import add_reading
 from .pipeline.trip import trip_accuracy
-from .pipeline.trip_component import TripResolver
 
 BASELINE_MODEL = "fr_core_news_md"
 # Words just before a place that say which end it is (lowercase, accents optional).
@@ -70,12 +70,14 @@ class BaselinePipeline:
                 f"The baseline needs the '{BASELINE_MODEL}' package: "
                 "pip install -c constraints.txt '.[baseline]' (or pass --no-baseline)"
             ) from None
-        self.trip = TripResolver()
+        self.reading = add_reading(spacy.blank("fr")).pipeline  # the same reading as ours
 
     def pipe(self, texts: Iterable[str], batch_size: int = 64) -> Iterable[Doc]:
         for doc in self.nlp.pipe(texts, batch_size=batch_size):
             doc.ents = baseline_spans(doc)
-            yield self.trip(doc)
+            for _, pipe in self.reading:
+                doc = pipe(doc)
+            yield doc
 
 
 def evaluate(pipe, records: List[Dict[str, Any]], nlp: Language, errors: Optional[List] = None) -> Dict[str, Any]:

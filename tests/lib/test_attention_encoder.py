@@ -437,10 +437,12 @@ def test_attention_encoder_overfits_ner_other_modes(attention, tmp_path):
 def test_ner_attention_config_builds_the_pipeline():
     from pathlib import Path
 
+    from spacy_seqkit.travel.pipeline.reading import READING_PIPES
+
     path = Path(__file__).resolve().parents[2] / "configs" / "ner_attention.cfg"
     config = Config().from_disk(path)
     nlp = load_model_from_config(config, auto_fill=True, validate=True)
-    assert nlp.pipe_names == ["seqkit_place_marker", "tok2vec", "ner", "seqkit_trip"]
+    assert nlp.pipe_names == ["seqkit_place_marker", "tok2vec", "ner", *READING_PIPES]
     encode = config["components"]["tok2vec"]["model"]["encode"]
     assert encode["@architectures"] == "spacy-seqkit.AttentionEncoder.v2"
     learn_rate = config["training"]["optimizer"]["learn_rate"]

@@ -114,3 +114,51 @@ def test_tokenizer_pipelines_saved_with_spacys_tokenizer_still_load(tmp_path):
     switched = spacy.load(tmp_path / "old", config=ours)
     assert type(switched.tokenizer) is SurrogateSafeTokenizer
     assert switched("de Marseille \ud83d").text == "de Marseille \ufffd"
+
+
+V2 = CONFIG.replace("Tokenizer.v1", "Tokenizer.v2") + "max_run = 100\n"
+LONG_RUNS = [
+    "😀" * 20_000,
+    "a" * 20_000,
+    "1" * 20_000,
+    "ab😀1" * 5_000,
+    "je vais à " + "😀" * 20_000 + " Paris demain",
+    "x" * 150 + " y " + "é" * 101 + "\n" + "z" * 100,
+]
+
+
+@pytest.fixture(scope="module")
+def nlp_v2():
+    return load_model_from_config(Config().from_str(V2), auto_fill=True, validate=True)
+
+
+@pytest.mark.parametrize("text", TEXTS + ["\ud83d Lyon"])
+def test_tokenizer_v2_reads_ordinary_texts_as_v1(nlp, nlp_v2, text):
+    assert tokens(nlp_v2(text)) == tokens(nlp(text))
+
+
+@pytest.mark.parametrize("text", LONG_RUNS, ids=lambda t: f"{len(t)} chars")
+def test_tokenizer_v2_cuts_long_runs_in_linear_time(nlp_v2, text):
+    """A 20,000-character word took spaCy's tokenizer 20 s (its affix search is quadratic in a
+    word's length); cut into pieces of `max_run` characters, it is read at once."""
+    import time
+
+    start = time.perf_counter()
+    doc = nlp_v2(text)
+    assert time.perf_counter() - start < 1.0
+    assert doc.text == text and all(len(t) <= 100 for t in doc)
+    assert all(text[t.idx : t.idx + len(t)] == t.text for t in doc)
+
+
+def test_tokenizer_v2_keeps_max_run_through_pickle_and_disk(nlp_v2, tmp_path):
+    text = "de Lyon à " + "a" * 250
+    copy = pickle.loads(pickle.dumps(nlp_v2))
+    nlp_v2.to_disk(tmp_path / "p")
+    for other in (copy, spacy.load(tmp_path / "p")):
+        assert type(other.tokenizer).__name__ == "LongRunSafeTokenizer" and other.tokenizer.max_run == 100
+        assert tokens(other(text)) == tokens(nlp_v2(text))
+
+
+def test_tokenizer_v2_bad_max_run_fails_naming_it():
+    with pytest.raises(ValueError, match="max_run must be a positive integer"):
+        load_model_from_config(Config().from_str(V2.replace("max_run = 100", "max_run = 0")), auto_fill=True)

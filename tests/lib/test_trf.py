@@ -238,7 +238,7 @@ def test_trf_train_load_and_round_trip(tmp_path, tiny, corpus):
         },
     )
     nlp = spacy.load(tmp_path / "training" / "model-best")
-    assert nlp.pipe_names == ["transformer", "ner", "seqkit_trip"]
+    assert nlp.pipe_names[:2] == ["transformer", "ner"] and nlp.pipe_names[-1] == "seqkit_trip"
     doc = nlp(TEXT)
     assert doc.has_extension("trip")
     assert doc._.trip is None or set(doc._.trip) >= {"departure", "arrival"}

@@ -14,6 +14,7 @@ from spacy.tokens import Doc
 
 from ...regex_cache import load
 from ..pipeline.extensions import install_extensions
+from ..pipeline.reading import add_reading
 from ..pipeline.trip import INVALID, Trip, rewrite_places
 from ..places.place import Place
 from ..places.registry import make_french_places
@@ -46,6 +47,7 @@ def answer_orders(nlp, orders: Iterable[Order], batch_size: int = 64) -> Iterato
             error,
             tuple(tuple(v.uics) if v is not None else () for v in values),
             tuple(v.insee if v is not None else None for v in values),
+            tuple(doc._.trip.get("why") or ()) if not error and doc.has_extension("trip") and doc._.trip else (),
         )
 
 
@@ -176,16 +178,25 @@ def load_answering(model: Union[str, Path]):
         return prepare_pipeline(load(model, exclude=["strings"]))
 
 
+def explaining(nlp, explain: bool = True):
+    """`nlp` with its qualifiers recording the cues that fired (`explain`), or not: the answers'
+    `why` then holds the cue of each rule a qualifier fired."""
+    for _, pipe in nlp.pipeline:
+        if hasattr(pipe, "explain"):
+            pipe.explain = explain
+    return nlp
+
+
 def prepare_pipeline(nlp):
-    """Make sure a loaded pipeline answers trips: add `seqkit_trip` after an
-    entity recognizer that lacks it; a rewriter answers by itself."""
+    """Make sure a loaded pipeline answers trips: add the reading pipes (`add_reading`: its place
+    mentions, the qualifiers, `seqkit_trip`) after an entity recognizer that lacks them; a
+    pipeline with `seqkit_trip` keeps its own; a rewriter answers by itself."""
     install_extensions()
     factories = set(nlp.pipe_factories.values())
     if factories & {"seqkit_trip", "seqkit_rewriter"}:
         return nlp
     if "ner" in nlp.pipe_names or factories & {"ner", "entity_ruler"}:
-        nlp.add_pipe("seqkit_trip", last=True)
-        return nlp
+        return add_reading(nlp)
     raise ValueError(
         f"The pipeline (components: {nlp.pipe_names}) has neither an entity recognizer "
         "nor a 'seqkit_rewriter': it cannot answer travel orders"

@@ -10,7 +10,8 @@ from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Protocol, Tuple
 
-from .answer import answer_batch, load_answering
+from ...util import limit_threads
+from .answer import answer_batch, explaining, load_answering
 from .format import Answer, Order
 
 # Partitions in flight per process: one being answered, one waiting.
@@ -38,22 +39,21 @@ _LOAD_LOCK = threading.Lock()
 _RUN_LOCK = threading.Lock()
 
 
-def load_pipeline(model: str, threads: Optional[int] = None):
-    """The pipeline `model` (a folder or a package), ready to answer trips,
-    loaded once per process. `threads`: torch threads (a worker uses one)."""
+def load_pipeline(model: str, threads: Optional[int] = None, explain: bool = False):
+    """The pipeline `model` (a folder or a package), ready to answer trips, loaded once per
+    process. `threads`: the threads it computes with (`util.limit_threads`); `explain`: its
+    qualifiers record the cues that fired (`answer.explaining`)."""
     with _LOAD_LOCK:
+        if threads:
+            limit_threads(threads)
         if model not in _PIPELINES:
-            if threads:
-                import torch
-
-                torch.set_num_threads(threads)
             _PIPELINES[model] = load_answering(model)
-        return _PIPELINES[model]
+        return explaining(_PIPELINES[model], explain)
 
 
-def answer_partition(model: str, orders: List[Order], batch_size: int) -> List[Answer]:
+def answer_partition(model: str, orders: List[Order], batch_size: int, explain: bool = False) -> List[Answer]:
     """A worker's task: the answers to one partition's orders."""
-    nlp = load_pipeline(model, threads=1)
+    nlp = load_pipeline(model, threads=1, explain=explain)
     with _RUN_LOCK:  # one pipeline per process, whatever threads the worker runs
         return answer_batch(nlp, orders, batch_size)
 
@@ -94,13 +94,13 @@ class ProcessPool:
     that sends every Doc back to the parent to be deserialized, which on two
     cores made it slower than one process; here only the answers come back.)"""
 
-    def __init__(self, model: str, n_process: int, batch_size: int = 64) -> None:
-        self.model, self.n_process, self.batch_size = model, n_process, batch_size
+    def __init__(self, model: str, n_process: int, batch_size: int = 64, explain: bool = False) -> None:
+        self.model, self.n_process, self.batch_size, self.explain = model, n_process, batch_size, explain
         self.pool = ProcessPoolExecutor(n_process, mp_context=multiprocessing.get_context("spawn"))
 
     def answers(self, partitions: Iterable[Partition]) -> Iterator[Tuple[Partition, List[Answer]]]:
         def submit(partition: Partition):
-            return self.pool.submit(answer_partition, self.model, partition.orders, self.batch_size)
+            return self.pool.submit(answer_partition, self.model, partition.orders, self.batch_size, self.explain)
 
         return ordered_results(submit, partitions, IN_FLIGHT_PER_WORKER * self.n_process)
 

@@ -50,12 +50,17 @@ class DaskBackend:
     cluster of `n_workers` processes (default: one per core)."""
 
     def __init__(
-        self, model: str, batch_size: int = 64, address: Optional[str] = None, n_workers: Optional[int] = None
+        self,
+        model: str,
+        batch_size: int = 64,
+        address: Optional[str] = None,
+        n_workers: Optional[int] = None,
+        explain: bool = False,
     ) -> None:
         distributed = _import_distributed()
         import dask
 
-        self.model, self.batch_size = model, batch_size
+        self.model, self.batch_size, self.explain = model, batch_size, explain
         self.cluster = None
         if address is None:
             with dask.config.set(LOCAL_WORKER_CONFIG):
@@ -83,6 +88,7 @@ class DaskBackend:
                 self.model,
                 partition.orders,
                 self.batch_size,
+                self.explain,
                 key=f"resolve-{self.run_id}-{partition.index}",
                 pure=False,
             )

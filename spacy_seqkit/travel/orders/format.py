@@ -15,8 +15,9 @@ pieces: 10,000 emoji in a row take it 20 s).
 """
 
 import csv
+import json
 import re
-from typing import IO, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Set, Tuple
+from typing import IO, Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Set, Tuple
 
 from ..pipeline.trip import INVALID, Trip
 
@@ -157,6 +158,7 @@ class Answer(NamedTuple):
     error: Optional[str]
     stations: Tuple[Tuple[str, ...], ...] = ()
     communes: Tuple[Optional[str], ...] = ()
+    why: Tuple[Dict[str, Any], ...] = ()  # what decided the answer: `doc._.trip["why"]`
 
     def row(self, steps: bool = False) -> List[str]:
         """`id,departure,arrival` or `id,INVALID`; with `steps`, the stops between the
@@ -164,6 +166,13 @@ class Answer(NamedTuple):
         if not self.places:
             return [self.id, INVALID]
         return [self.id, *self.places] if steps else [self.id, self.places[0], self.places[-1]]
+
+    def explained(self, steps: bool = False) -> str:
+        """One JSON line: the order's line and id, its answer (`row`) and what decided it."""
+        why = [{"rule": "limits", "cue": self.error}] if self.error else list(self.why)
+        return json.dumps(
+            {"line": self.line, "id": self.id, "answer": self.row(steps)[1:], "why": why}, ensure_ascii=False
+        )
 
     def message(self) -> Optional[str]:
         """The report of an order that could not be read, or None."""

@@ -1,8 +1,8 @@
 """`python -m spacy_seqkit serve MODEL`: the travel pipeline as an HTTP service
 (FastAPI + uvicorn: `pip install "spacy-seqkit[serve]"`).
 
-- `POST /resolve` with `{"text": "de Marseille à Paris"}`: the trip, and the
-  entities with their character offsets and labels (`"render": true` adds
+- `POST /resolve` with `{"text": "de Marseille à Paris"}`: the trip (with `why`: the rules that
+  decided it and the cues the qualifiers found), and the entities with their character offsets and labels (`"render": true` adds
   displaCy's HTML of them); with `{"orders": [{"id": "1", "sentence": "..."}]}`:
   the Travel Order Resolver's answers, in order, batched through `nlp.pipe`,
   each with the line `resolve` would write (`id,Departure,Destination`; with
@@ -124,7 +124,7 @@ class Resolver:
             raise RequestError(422, '"text" must be a string')
         text = clean_text(text)
         error = limit_error(text, self.nlp.max_length)
-        trip, entities, html = Trip(), [], None
+        trip, entities, html, why = Trip(), [], None, []
         if not error:
             # One request at a time (displaCy too: it silences a warning, process-wide), in a
             # spaCy memory zone: what the doc adds to the vocabulary is freed after the answer,
@@ -133,6 +133,7 @@ class Resolver:
                 doc = self.nlp(text)
                 html = self.render(doc) if render else None
                 trip = trip_of(doc)
+                why = list((doc._.trip or {}).get("why") or []) if doc.has_extension("trip") else []
                 entities = [
                     {"start": e.start_char, "end": e.end_char, "label": e.label_, "text": e.text} for e in doc.ents
                 ]
@@ -140,7 +141,7 @@ class Resolver:
             "text": text,
             "valid": trip.is_valid,
             "places": trip.places(),
-            "trip": trip.to_dict(),
+            "trip": {**trip.to_dict(), "why": why if not error else [{"rule": "limits", "cue": error}]},
             "entities": entities,
             "error": error,
         }
@@ -155,7 +156,13 @@ class Resolver:
             answers = answer_batch(self.nlp, orders, self.batch_size)
         out = []
         for a in answers:
-            answer = {"id": a.id, "valid": bool(a.places), "places": list(a.places), "error": a.error}
+            answer = {
+                "id": a.id,
+                "valid": bool(a.places),
+                "places": list(a.places),
+                "error": a.error,
+                "why": list(a.why),
+            }
             if self.route:
                 route = route_stations(self.network, a.stations, a.places, a.communes) if a.places else None
                 answer["line"] = csv_line(route_row(a.id, route) if route is not None else a.row())

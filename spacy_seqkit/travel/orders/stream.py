@@ -95,18 +95,26 @@ def partition_size_for(partition_size: int, batch_size: int) -> int:
 
 
 def make_backend(
-    model: str, batch_size: int = 64, n_process: int = 1, dask: bool = False, address: Optional[str] = None
+    model: str,
+    batch_size: int = 64,
+    n_process: int = 1,
+    dask: bool = False,
+    address: Optional[str] = None,
+    threads: Optional[int] = None,
+    explain: bool = False,
 ) -> Backend:
-    """What answers the partitions: this process (`n_process` 1), a pool of
-    `n_process` processes, or with `dask` the cluster at `address` (None: a
-    local one, of `n_process` workers if more than one, else one per core)."""
+    """What answers the partitions: this process (`n_process` 1, computing with `threads`
+    threads), a pool of `n_process` processes, or with `dask` the cluster at `address` (None: a
+    local one, of `n_process` workers if more than one, else one per core); each worker process
+    computes with one thread. `explain`: each answer says why (`Answer.why`, with the cues)."""
     if dask:
         from .dask_backend import DaskBackend
 
-        return DaskBackend(model, batch_size, address=address, n_workers=n_process if n_process > 1 else None)
+        workers = n_process if n_process > 1 else None
+        return DaskBackend(model, batch_size, address=address, n_workers=workers, explain=explain)
     if n_process > 1:
-        return ProcessPool(model, n_process, batch_size)
-    return InProcess(load_pipeline(model), batch_size)
+        return ProcessPool(model, n_process, batch_size, explain=explain)
+    return InProcess(load_pipeline(model, threads=threads, explain=explain), batch_size)
 
 
 def open_output(path: Path) -> IO[str]:
@@ -127,6 +135,7 @@ def resolve_inputs(
     on_partition: Optional[Callable[[Dict[str, int]], None]] = None,
     steps: bool = False,
     route: Optional[Callable[[Answer], Tuple[List[str], Optional[str]]]] = None,
+    explain: Optional[IO[str]] = None,
 ) -> Dict[str, int]:
     """Answer every order of `sources` (see `expand_inputs`; or binary streams) with `backend`
     (`InProcess`, `ProcessPool` or `cluster.DaskBackend`), in input order: on
@@ -138,6 +147,7 @@ def resolve_inputs(
     its ends (`id,departure,step...,arrival`), else the spec's `id,departure,arrival`;
     `route` (a `routing.RouteAnswers`): each trip's route instead, its stations
     `id,departure,station...,arrival`, INVALID where there is none (reported on `err`).
+    `explain`: one JSON line per order there, what decided its answer (`Answer.explained`).
     `on_partition(counts)` is called after each partition. Returns counts."""
     from tqdm import tqdm
 
@@ -159,6 +169,8 @@ def resolve_inputs(
                 out.flush()
             else:
                 raise ValueError("resolve_inputs needs 'out' or 'output_dir'")
+            if explain is not None:
+                explain.writelines(answer.explained(steps) + "\n" for answer in answers)
             bar.update(len(answers))
             if on_partition is not None:
                 on_partition(counts)

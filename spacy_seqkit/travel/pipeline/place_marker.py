@@ -13,57 +13,31 @@ In training, name it in `[training] annotating_components`, so that the docs the
 learns from are marked as the docs it will read.
 """
 
-from typing import Iterable, Optional
+from typing import Optional
 
 from spacy.language import Language
 from spacy.tokens import Doc
 
 from ..places.contract import Places, check_places
-from .written import words_of
+from .base import ReadingPipe
+from .words import words_of
 
 MARKER = "<lieu>"
 
 
-class PlaceMarker:
+class PlaceMarker(ReadingPipe):
     def __init__(
         self, name: str = "seqkit_place_marker", *, places: Optional[Places] = None, marker: str = MARKER
     ) -> None:
-        self.name = name
-        self.marker = marker
-        self._places = places
-
-    @property
-    def places(self) -> Places:
-        if self._places is None:
-            from ..places.registry import make_french_places
-
-            self._places = make_french_places()
-        return self._places
+        self.name, self.marker, self._places = name, marker, places
 
     def __call__(self, doc: Doc) -> Doc:
         # The French places' `marked_spans`: the runs the trained pipelines learnt from.
         spans = getattr(self.places, "marked_spans", None) or self.places.name_spans
-        for start, end in spans(words_of(doc)):
+        for start, end in spans(words_of(doc).text):
             for token in doc[start:end]:
                 token.norm_ = self.marker
         return doc
-
-    def pipe(self, docs: Iterable[Doc], batch_size: int = 128) -> Iterable[Doc]:
-        for doc in docs:
-            yield self(doc)
-
-    # Stateless apart from its settings, which live in the config: nothing to save.
-    def to_bytes(self, *, exclude=tuple()) -> bytes:
-        return b""
-
-    def from_bytes(self, bytes_data: bytes, *, exclude=tuple()) -> "PlaceMarker":
-        return self
-
-    def to_disk(self, path, *, exclude=tuple()) -> None:
-        return None
-
-    def from_disk(self, path, *, exclude=tuple()) -> "PlaceMarker":
-        return self
 
 
 @Language.factory(

@@ -180,6 +180,7 @@ def index_digest() -> str:
         DATA / "communes.tsv.gz",
         DATA / "stations.tsv.gz",
         DATA / "french_words.txt.gz",
+        DATA / "countries.txt",
     )
     for path in sources:
         digest.update(path.read_bytes())

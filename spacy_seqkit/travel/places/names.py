@@ -61,9 +61,9 @@ TYPE_PREFIX = re.compile(
 ARTICLE = re.compile(r"^(?:la|le|les|l) ")
 TYPE_SUFFIX = re.compile(r" (?:gare(?: sncf| centrale)?|centre(?: ville)?|ville|tgv|sncf)$")
 TRAILING_DEPARTEMENT = re.compile(r"(?: \d{1,3}| \([^)]*\))+$")
-# Foreign places people travel to from France (French exonyms): never a French place, so
+# Foreign cities people travel to from France (French exonyms): never a French place, so
 # never kept as typed. Names that are also French communes ("Vienne") are left out.
-FOREIGN_PLACES = frozenset(
+_FOREIGN_CITIES = frozenset(
     {
         "londres",
         "bruxelles",
@@ -126,24 +126,15 @@ FOREIGN_PLACES = frozenset(
         "montreal",
         "quebec",
         "new york",
-        "espagne",
-        "italie",
-        "suisse",
-        "belgique",
-        "allemagne",
-        "angleterre",
-        "royaume uni",
-        "irlande",
-        "portugal",
-        "pays bas",
-        "autriche",
-        "canada",
-        "maroc",
-        "tunisie",
-        "algerie",
         "europe",
     }
 )
+
+
+def read_countries() -> FrozenSet[str]:
+    """The countries of `data/countries.txt`, normalised ("etats unis")."""
+    lines = (Path(__file__).parent / "data" / "countries.txt").read_text(encoding="utf8").splitlines()
+    return frozenset(normalise(line) for line in lines if line and not line.startswith("#"))
 
 
 def normalise(text: str) -> str:
@@ -153,6 +144,11 @@ def normalise(text: str) -> str:
     text = "".join(c for c in text if not unicodedata.combining(c)).lower()
     words = _NON_ALNUM.sub(" ", text).split()
     return " ".join(_ABBREVIATIONS.get(w, w) for w in words)
+
+
+# Countries and foreign cities: never a French place.
+COUNTRIES = read_countries()
+FOREIGN_PLACES = _FOREIGN_CITIES | COUNTRIES
 
 
 def max_edits(length: int) -> int:

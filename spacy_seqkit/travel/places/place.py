@@ -49,3 +49,25 @@ class Place:
     def unknown(cls, text: str) -> "Place":
         """A name kept as typed, that no reference list holds."""
         return cls(text, UNKNOWN, text)
+
+
+def _encode(obj, chain=None):
+    if isinstance(obj, Place):
+        return {"__seqkit_place__": obj.to_dict()}
+    return obj if chain is None else chain(obj)
+
+
+def _decode(obj, chain=None):
+    if isinstance(obj, dict) and "__seqkit_place__" in obj:
+        return Place.from_dict(obj["__seqkit_place__"])
+    return obj if chain is None else chain(obj)
+
+
+def register_msgpack() -> None:
+    """Let srsly's msgpack (which saves a doc's `user_data`, where `span._.place` lives) write and
+    read places: docs that hold them save, load and pickle as any other."""
+    import srsly
+
+    if "spacy_seqkit.place" not in srsly.msgpack_encoders.get_all():
+        srsly.msgpack_encoders.register("spacy_seqkit.place", func=_encode)
+        srsly.msgpack_decoders.register("spacy_seqkit.place", func=_decode)

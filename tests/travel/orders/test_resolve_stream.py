@@ -17,8 +17,10 @@ from spacy_seqkit.travel.orders.answer import answer_orders, trip_of
 from spacy_seqkit.travel.orders.backends import InProcess, ProcessPool
 from spacy_seqkit.travel.orders.format import Order, answer_row, clean_text, limit_error, read_orders
 from spacy_seqkit.travel.orders.stream import expand_inputs, read_partitions, resolve_inputs
+from spacy_seqkit.travel.pipeline.mentions.component import PlaceMentions
+from spacy_seqkit.travel.pipeline.mentions.names import MAX_NAME_TOKENS
+from spacy_seqkit.travel.pipeline.roles.component import TripResolver
 from spacy_seqkit.travel.pipeline.trip import Trip
-from spacy_seqkit.travel.pipeline.trip_component import MAX_NAME_TOKENS, TripResolver
 from spacy_seqkit.travel.places import make_french_places
 
 from order_helpers import answer_csv
@@ -309,18 +311,18 @@ def test_trip_reading_is_linear_in_the_request(monkeypatch):
     """A 20,000-token request with 4,000 mentions ran for minutes: each unknown
     mention rescanned the whole text to decide whether it was written as a name,
     and a long mention tried every sub-span against the gazetteer."""
-    from spacy_seqkit.travel.pipeline import written
+    from spacy_seqkit.travel.pipeline import words
 
     scanned = []
-    real_is_shouting = written.is_shouting
-    monkeypatch.setattr(written, "is_shouting", lambda doc: scanned.append(len(doc.text)) or real_is_shouting(doc))
+    real_is_shouting = words.is_shouting
+    monkeypatch.setattr(words, "is_shouting", lambda doc: scanned.append(len(doc.text)) or real_is_shouting(doc))
     vocab = spacy.blank("fr").vocab
     calls = {}
     for n_tokens in (5_000, 20_000):
         places = CountingPlaces()
         doc = _mentions_doc(vocab, n_tokens)
         scanned.clear()
-        TripResolver(places=places, unknown_names="keep")(doc)
+        TripResolver(places=places)(PlaceMentions(places=places, unknown_names="keep")(doc))
         calls[n_tokens] = places.calls
         assert 0 < sum(scanned) <= len(doc.text)  # the text is read once, not once per mention
     assert calls[20_000] <= 4.4 * calls[5_000]  # lookups grow with the request, not its square
@@ -328,7 +330,7 @@ def test_trip_reading_is_linear_in_the_request(monkeypatch):
     doc = Doc(vocab, words=["bla"] * 3_000)
     doc.ents = [Span(doc, 0, 3_000, label="DEPART")]
     places = CountingPlaces()
-    TripResolver(places=places)(doc)
+    PlaceMentions(places=places)(doc)
     assert places.calls <= 3_000 * MAX_NAME_TOKENS + 1
 
 

@@ -29,8 +29,9 @@ def travel_nlp(config_path):
 
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.stem)
 def test_surrogates_every_travel_config_uses_the_safe_tokenizer(path):
+    """Lone surrogates read as U+FFFD, and long runs cut (`spacy-seqkit.Tokenizer.v2`)."""
     nlp_config = Config().from_disk(path, interpolate=False)["nlp"]
-    assert nlp_config["tokenizer"] == {"@tokenizers": "spacy-seqkit.Tokenizer.v1"}
+    assert nlp_config["tokenizer"] == {"@tokenizers": "spacy-seqkit.Tokenizer.v2", "max_run": 100}
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +40,7 @@ def nlp():
 
 
 def test_surrogates_alone_give_an_empty_trip(nlp):
-    assert type(nlp.tokenizer) is SurrogateSafeTokenizer
+    assert isinstance(nlp.tokenizer, SurrogateSafeTokenizer)
     doc = nlp("\ud83d")
     assert doc.text == "\ufffd"
     assert doc._.trip["is_valid"] is False and doc._.trip["departure"] is None

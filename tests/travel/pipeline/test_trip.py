@@ -1,4 +1,5 @@
-"""The `seqkit_trip` component: entities in, `doc._.trip` out."""
+"""The reading of a request: entities in, `doc._.trip` out (`seqkit_places`, the qualifiers,
+`seqkit_trip`)."""
 
 import pickle
 
@@ -6,8 +7,10 @@ import pytest
 import spacy
 from spacy.tokens import Span
 from spacy.training import Example
+from trip_helpers import read, reading
 
-from spacy_seqkit.travel.pipeline.trip_component import score_trips
+from spacy_seqkit.travel.pipeline.roles.component import score_trips
+from spacy_seqkit.travel.pipeline.roles.steps import DEFAULT_STEPS
 
 
 def with_ents(nlp, text, ents):
@@ -24,7 +27,7 @@ def test_trip_empty_doc(nlp):
 
 def test_trip_both_ends_with_typos_resolved(nlp):
     doc = with_ents(nlp, "je veux aller de marseile a paris", [("marseile", "DEPART"), ("paris", "ARRIVEE")])
-    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    trip = read(nlp, doc)._.trip
     assert trip["is_valid"]
     assert (trip["departure"], trip["arrival"]) == ("Marseille", "Paris")
     assert (trip["departure_text"], trip["arrival_text"]) == ("marseile", "paris")
@@ -33,7 +36,7 @@ def test_trip_both_ends_with_typos_resolved(nlp):
 def test_trip_steps_in_reading_order(nlp):
     text = "de Brest à Nice en passant par Rennes puis par Laval"
     doc = with_ents(nlp, text, [("Brest", "DEPART"), ("Nice", "ARRIVEE"), ("Rennes", "VIA"), ("Laval", "VIA")])
-    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    trip = read(nlp, doc)._.trip
     assert trip["steps"] == ["Rennes", "Laval"]
     assert (trip["departure"], trip["arrival"]) == ("Brest", "Nice")
 
@@ -41,15 +44,15 @@ def test_trip_steps_in_reading_order(nlp):
 def test_trip_mentions_that_name_no_place_are_narrowed_or_dropped(nlp):
     text = "depuis avignon comment rejoindre Arles samedi"
     doc = with_ents(nlp, text, [("avignon comment", "DEPART"), ("Arles", "ARRIVEE"), ("samedi", "ARRIVEE")])
-    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    trip = read(nlp, doc)._.trip
     assert (trip["departure"], trip["departure_text"], trip["arrival"]) == ("Avignon", "avignon", "Arles")
     # no name ends in a function word: "Lens mais" is not read as Les Mais (Côtes-d'Armor)
     text = "un billet pour Lens mais vite, depuis Lille"
     doc = with_ents(nlp, text, [("Lens mais vite", "ARRIVEE"), ("Lille", "DEPART")])
-    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    trip = read(nlp, doc)._.trip
     assert (trip["arrival"], trip["arrival_text"]) == ("Lens", "Lens")
     doc = with_ents(nlp, "de xyzzyville à Paris", [("xyzzyville", "DEPART"), ("Paris", "ARRIVEE")])
-    assert nlp.get_pipe("seqkit_trip")(doc)._.trip["is_valid"] is False
+    assert read(nlp, doc)._.trip["is_valid"] is False
 
 
 @pytest.mark.parametrize(
@@ -64,25 +67,22 @@ def test_trip_mentions_that_name_no_place_are_narrowed_or_dropped(nlp):
 )
 def test_trip_unknown_places_written_as_names_are_kept_as_typed(text, mention, kept):
     """With `unknown_names = "keep"`; the default, "drop", keeps none of them."""
-    keeping = spacy.blank("fr")
-    keeping.add_pipe("seqkit_trip", config={"unknown_names": "keep"})
+    keeping = reading(seqkit_places={"unknown_names": "keep"})
     tours = "TOURS" if text.isupper() else "Tours"
-    doc = keeping.get_pipe("seqkit_trip")(with_ents(keeping, text, [(mention, "ARRIVEE"), (tours, "DEPART")]))
+    doc = read(keeping, with_ents(keeping, text, [(mention, "ARRIVEE"), (tours, "DEPART")]))
     assert doc._.trip["is_valid"] is kept
     if kept:
         assert doc._.trip["arrival"] == doc._.trip["arrival_text"] == mention
         assert (mention, "ARRIVEE") in [(e.text, e.label_) for e in doc.ents]
-    dropping = spacy.blank("fr")
-    dropping.add_pipe("seqkit_trip")
-    doc = dropping.get_pipe("seqkit_trip")(with_ents(dropping, text, [(mention, "ARRIVEE"), (tours, "DEPART")]))
+    dropping = reading()
+    doc = read(dropping, with_ents(dropping, text, [(mention, "ARRIVEE"), (tours, "DEPART")]))
     assert doc._.trip["is_valid"] is False
 
 
 def test_trip_unknown_places_kept_as_typed_when_asked():
-    nlp = spacy.blank("fr")
-    nlp.add_pipe("seqkit_trip", config={"known_places_only": False})
+    nlp = reading(seqkit_places={"known_places_only": False})
     doc = with_ents(nlp, "de Xyzzyville à Paris", [("Xyzzyville", "DEPART"), ("Paris", "ARRIVEE")])
-    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    trip = read(nlp, doc)._.trip
     assert (trip["departure"], trip["arrival"], trip["is_valid"]) == ("Xyzzyville", "Paris", True)
 
 
@@ -92,7 +92,7 @@ def test_trip_unknown_places_kept_as_typed_when_asked():
 )
 def test_trip_two_ends_run_together_are_split(nlp, text, mention):
     doc = with_ents(nlp, text, [(mention, "DEPART")])
-    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    trip = read(nlp, doc)._.trip
     first, last = mention.replace(" - ", " ").split()
     assert trip["is_valid"]
     assert (trip["departure_text"], trip["arrival_text"]) == (first, last)
@@ -112,7 +112,7 @@ def test_trip_two_ends_run_together_are_split(nlp, text, mention):
 )
 def test_trip_two_towns_run_together_are_not_a_slip_of_a_third_place(nlp, text, mention, expected):
     label = "DEPART" if expected[0] else "ARRIVEE"
-    trip = nlp.get_pipe("seqkit_trip")(with_ents(nlp, text, [(mention, label)]))._.trip
+    trip = read(nlp, with_ents(nlp, text, [(mention, label)]))._.trip
     assert (trip["departure"], trip["arrival"]) == expected
 
 
@@ -120,19 +120,19 @@ def test_trip_function_word_villages_do_not_count_beside_a_place(nlp):
     # "Vers" is a village of the Lot; in "Vers Lyon" it is a preposition.
     assert nlp.get_pipe("seqkit_trip").places.resolve("Vers") == "Vers"
     doc = with_ents(nlp, "de Dijon Vers Lyon", [("Dijon", "DEPART"), ("Vers Lyon", "ARRIVEE")])
-    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    trip = read(nlp, doc)._.trip
     assert (trip["departure"], trip["arrival"], trip["steps"]) == ("Dijon", "Lyon", [])
     # Lowercase, an ordinary word is no village at all.
     assert nlp.get_pipe("seqkit_trip").places.resolve("vers") is None
     doc = with_ents(nlp, "de Dijon vers Lyon", [("Dijon", "DEPART"), ("vers Lyon", "ARRIVEE")])
-    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    trip = read(nlp, doc)._.trip
     assert (trip["departure"], trip["arrival"], trip["steps"]) == ("Dijon", "Lyon", [])
 
 
 def test_trip_chain_of_arrivals_ends_at_its_last_place(nlp):
     text = "Paris → Dijon → Lyon demain"
     doc = with_ents(nlp, text, [("Paris", "DEPART"), ("Dijon", "ARRIVEE"), ("Lyon", "ARRIVEE")])
-    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    trip = read(nlp, doc)._.trip
     assert (trip["departure"], trip["steps"], trip["arrival"]) == ("Paris", ["Dijon"], "Lyon")
 
 
@@ -146,7 +146,7 @@ def test_trip_chain_of_arrivals_ends_at_its_last_place(nlp):
 )
 def test_trip_missing_end_is_taken_from_the_stops(nlp, ents, expected):
     doc = with_ents(nlp, "je monte a niort et je descend a poitiers", ents)
-    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    trip = read(nlp, doc)._.trip
     assert trip["is_valid"] and (trip["departure"], trip["arrival"]) == expected
     assert trip["steps"] == []
 
@@ -154,14 +154,14 @@ def test_trip_missing_end_is_taken_from_the_stops(nlp, ents, expected):
 @pytest.mark.parametrize("label", ["DEPART", "ARRIVEE"])
 def test_trip_two_places_with_one_role_read_in_order(nlp, label):
     doc = with_ents(nlp, "jsui a thonon jveux aller a annemasse", [("thonon", label), ("annemasse", label)])
-    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    trip = read(nlp, doc)._.trip
     assert (trip["departure"], trip["arrival"]) == ("Thonon-les-Bains", "Annemasse")
 
 
 def test_trip_first_arrival_wins_over_later_ones(nlp):
     text = "de Caen à Tours en passant par Alençon et Le Mans"
     doc = with_ents(nlp, text, [("Caen", "DEPART"), ("Tours", "ARRIVEE"), ("Alençon", "VIA"), ("Le Mans", "ARRIVEE")])
-    assert nlp.get_pipe("seqkit_trip")(doc)._.trip["arrival"] == "Tours"
+    assert read(nlp, doc)._.trip["arrival"] == "Tours"
 
 
 @pytest.mark.parametrize(
@@ -179,29 +179,34 @@ def test_trip_invalid_without_two_distinct_ends(nlp, text, ents):
         doc.ents = [Span(doc, 1, 2, label="DEPART"), Span(doc, 3, 4, label="ARRIVEE")]
     else:
         doc = with_ents(nlp, text, ents)
-    assert nlp.get_pipe("seqkit_trip")(doc)._.trip["is_valid"] is False
+    assert read(nlp, doc)._.trip["is_valid"] is False
 
 
 def test_trip_resolve_names_off_keeps_text():
-    nlp = spacy.blank("fr")
-    nlp.add_pipe("seqkit_trip", config={"resolve_names": False})
+    nlp = reading(seqkit_places={"resolve_names": False})
     doc = with_ents(nlp, "de marseile a paris", [("marseile", "DEPART"), ("paris", "ARRIVEE")])
-    assert nlp.get_pipe("seqkit_trip")(doc)._.trip["departure"] == "marseile"
+    assert read(nlp, doc)._.trip["departure"] == "marseile"
 
 
 def test_trip_pipeline_round_trips(tmp_path, nlp):
     nlp.to_disk(tmp_path / "p")
     loaded = spacy.load(tmp_path / "p")
-    assert loaded.pipe_names == ["seqkit_trip"]
-    assert loaded.get_pipe("seqkit_trip").resolve_names is True
-    assert pickle.loads(pickle.dumps(loaded)).pipe_names == ["seqkit_trip"]
-    assert spacy.blank("fr").from_config(nlp.config).from_bytes(nlp.to_bytes()).pipe_names == ["seqkit_trip"]
+    assert loaded.pipe_names == nlp.pipe_names and "seqkit_trip" in loaded.pipe_names
+    assert loaded.get_pipe("seqkit_places").resolve_names is True
+    assert pickle.loads(pickle.dumps(loaded)).pipe_names == nlp.pipe_names
+    assert spacy.blank("fr").from_config(nlp.config).from_bytes(nlp.to_bytes()).pipe_names == nlp.pipe_names
+    text, ents = (
+        "je ne pars pas de Lyon mais de Dijon pour Nice",
+        [("Lyon", "DEPART"), ("Dijon", "DEPART"), ("Nice", "ARRIVEE")],
+    )
+    for other in (loaded, pickle.loads(pickle.dumps(loaded))):
+        assert read(other, with_ents(other, text, ents))._.trip == read(nlp, with_ents(nlp, text, ents))._.trip
 
 
 def test_trip_scorer_compares_with_gold_entities(nlp):
     gold = with_ents(nlp, "de Brest à Nice", [("Brest", "DEPART"), ("Nice", "ARRIVEE")])
-    right = nlp.get_pipe("seqkit_trip")(with_ents(nlp, "de Brest à Nice", [("Brest", "DEPART"), ("Nice", "ARRIVEE")]))
-    wrong = nlp.get_pipe("seqkit_trip")(with_ents(nlp, "de Brest à Nice", [("Nice", "DEPART"), ("Brest", "ARRIVEE")]))
+    right = read(nlp, with_ents(nlp, "de Brest à Nice", [("Brest", "DEPART"), ("Nice", "ARRIVEE")]))
+    wrong = read(nlp, with_ents(nlp, "de Brest à Nice", [("Nice", "DEPART"), ("Brest", "ARRIVEE")]))
     assert score_trips([Example(right, gold)])["trip_acc"] == 1.0
     assert score_trips([Example(right, gold), Example(wrong, gold)])["trip_acc"] == 0.5
     assert score_trips([Example(wrong, gold)])["trip_validity_acc"] == 1.0
@@ -210,19 +215,18 @@ def test_trip_scorer_compares_with_gold_entities(nlp):
 def test_trip_rewrites_ents_to_the_mentions_it_read(nlp):
     text = "paris lyon samedi"
     doc = with_ents(nlp, text, [("paris lyon", "DEPART"), ("samedi", "ARRIVEE")])
-    doc = nlp.get_pipe("seqkit_trip")(doc)
+    doc = read(nlp, doc)
     assert [(e.text, e.label_) for e in doc.ents] == [("paris", "DEPART"), ("lyon", "ARRIVEE")]
     assert (doc._.trip["departure"], doc._.trip["arrival"]) == ("Paris", "Lyon")
     doc = with_ents(nlp, "je monte a niort et je descend a poitiers", [("niort", "VIA"), ("poitiers", "VIA")])
-    doc = nlp.get_pipe("seqkit_trip")(doc)
+    doc = read(nlp, doc)
     assert [(e.text, e.label_) for e in doc.ents] == [("niort", "DEPART"), ("poitiers", "ARRIVEE")]
 
 
 def test_trip_leaves_ents_alone_without_fix_ents():
-    nlp = spacy.blank("fr")
-    nlp.add_pipe("seqkit_trip", config={"fix_ents": False})
+    nlp = reading(seqkit_trip={"fix_ents": False})
     doc = with_ents(nlp, "paris lyon samedi", [("paris lyon", "DEPART"), ("samedi", "ARRIVEE")])
-    doc = nlp.get_pipe("seqkit_trip")(doc)
+    doc = read(nlp, doc)
     assert [(e.text, e.label_) for e in doc.ents] == [("paris lyon", "DEPART"), ("samedi", "ARRIVEE")]
     assert (doc._.trip["departure"], doc._.trip["arrival"]) == ("Paris", "Lyon")
 
@@ -264,6 +268,8 @@ def test_trip_places_missing_from_the_contract_fail_naming_what_is_missing():
     nlp = spacy.blank("fr")
     with pytest.raises(ValueError, match="'places'.*place, name_spans, is_excluded"):
         nlp.add_pipe("seqkit_trip", config={"places": {"@misc": "test.half_places.v1"}})
+    with pytest.raises(ValueError, match="'places'.*place, name_spans, is_excluded"):
+        nlp.add_pipe("seqkit_places", config={"places": {"@misc": "test.half_places.v1"}})
     with pytest.raises(ValueError, match="'places'.*name_spans"):
         nlp.add_pipe("seqkit_place_marker", config={"places": {"@misc": "test.half_places.v1"}})
 
@@ -274,13 +280,13 @@ def make_tiny_places():
 
 
 def test_trip_gazetteer_is_a_config_choice():
-    nlp = spacy.blank("fr")
-    nlp.add_pipe("seqkit_trip", config={"places": {"@misc": "test.tiny_places.v1"}})
+    tiny = {"places": {"@misc": "test.tiny_places.v1"}}
+    nlp = reading(seqkit_places=tiny, seqkit_trip=tiny)
     doc = with_ents(nlp, "de liege a bruxelles", [("liege", "DEPART"), ("bruxelles", "ARRIVEE")])
-    trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    trip = read(nlp, doc)._.trip
     assert (trip["departure"], trip["arrival"], trip["is_valid"]) == ("Liège", "Bruxelles", True)
     doc = with_ents(nlp, "de marseile a paris", [("marseile", "DEPART"), ("paris", "ARRIVEE")])
-    assert nlp.get_pipe("seqkit_trip")(doc)._.trip["is_valid"] is False
+    assert read(nlp, doc)._.trip["is_valid"] is False
 
 
 def test_trip_french_places_population_threshold():
@@ -323,7 +329,7 @@ def test_trip_value_round_trips_and_compares():
     ],
 )
 def test_trip_an_end_offered_with_an_alternative_is_no_trip(nlp, text, ents):
-    trip = nlp.get_pipe("seqkit_trip")(with_ents(nlp, text, ents))._.trip
+    trip = read(nlp, with_ents(nlp, text, ents))._.trip
     assert trip["is_valid"] is False
 
 
@@ -338,7 +344,7 @@ def test_trip_an_end_offered_with_an_alternative_is_no_trip(nlp, text, ents):
     ],
 )
 def test_trip_ou_without_an_alternative_place_keeps_the_trip(nlp, text, ents, expected):
-    trip = nlp.get_pipe("seqkit_trip")(with_ents(nlp, text, ents))._.trip
+    trip = read(nlp, with_ents(nlp, text, ents))._.trip
     assert (trip["departure"], trip["arrival"]) == expected
 
 
@@ -347,13 +353,14 @@ def test_trip_ou_without_an_alternative_place_keeps_the_trip(nlp, text, ents, ex
 )
 def test_trip_foreign_cities_and_type_words_are_not_kept_as_typed(nlp, text, mention):
     doc = with_ents(nlp, text, [(mention, "ARRIVEE" if mention == "Londres" else "DEPART")])
-    doc = nlp.get_pipe("seqkit_trip")(doc)
+    doc = read(nlp, doc)
     assert mention not in [e.text for e in doc.ents]
 
 
 def test_trip_long_mention_is_read_in_linear_time():
     """A 3,000-token mention tries at most MAX_NAME_TOKENS names per token, not every sub-span."""
-    from spacy_seqkit.travel.pipeline.trip_component import MAX_NAME_TOKENS, TripResolver
+    from spacy_seqkit.travel.pipeline.mentions.component import PlaceMentions
+    from spacy_seqkit.travel.pipeline.mentions.names import MAX_NAME_TOKENS
     from spacy_seqkit.travel.places import make_french_places
 
     class Counting:
@@ -373,11 +380,11 @@ def test_trip_long_mention_is_read_in_linear_time():
         def is_excluded(self, text):
             return make_french_places().is_excluded(text)
 
-    resolver = TripResolver(places=Counting())
+    mentions = PlaceMentions(places=Counting())
     nlp = spacy.blank("fr")
     text = " ".join(["blabla"] * 3000) + " Lyon"
-    trip = resolver(with_ents(nlp, text, [(text, "ARRIVEE")]))._.trip
-    assert trip["arrival"] == "Lyon"
+    found = mentions.read_mention(with_ents(nlp, text, [(text, "ARRIVEE")]).ents[0])
+    assert [(span.text, place.name) for span, place in found] == [("Lyon", "Lyon")]
     assert Counting.calls <= 1 + MAX_NAME_TOKENS * 3001
 
 
@@ -390,18 +397,17 @@ def test_trip_long_mention_is_read_in_linear_time():
     ],
 )
 def test_trip_a_request_in_another_language_is_invalid(nlp, text, ents):
-    doc = nlp.get_pipe("seqkit_trip")(with_ents(nlp, text, ents))
+    doc = read(nlp, with_ents(nlp, text, ents))
     assert doc._.trip["is_valid"] is False and not doc.ents
 
 
 def test_trip_french_requests_with_english_words_stay_trips(nlp):
     text = "Hello, je veux un train de Paris à Lyon demain, thanks"
-    trip = nlp.get_pipe("seqkit_trip")(with_ents(nlp, text, [("Paris", "DEPART"), ("Lyon", "ARRIVEE")]))._.trip
+    trip = read(nlp, with_ents(nlp, text, [("Paris", "DEPART"), ("Lyon", "ARRIVEE")]))._.trip
     assert (trip["departure"], trip["arrival"]) == ("Paris", "Lyon")
-    nlp2 = spacy.blank("fr")
-    nlp2.add_pipe("seqkit_trip", config={"french_only": False})
+    nlp2 = reading(without=("seqkit_language",))
     doc = with_ents(nlp2, "a train from Paris to Lyon please", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")])
-    assert nlp2.get_pipe("seqkit_trip")(doc)._.trip["is_valid"]
+    assert read(nlp2, doc)._.trip["is_valid"]
 
 
 @pytest.mark.parametrize(
@@ -413,7 +419,7 @@ def test_trip_french_requests_with_english_words_stay_trips(nlp):
     ],
 )
 def test_trip_a_place_beside_the_only_end_is_the_other_end(nlp, text, ents, expected):
-    trip = nlp.get_pipe("seqkit_trip")(with_ents(nlp, text, ents))._.trip
+    trip = read(nlp, with_ents(nlp, text, ents))._.trip
     assert (trip["departure"], trip["arrival"]) == expected
 
 
@@ -425,8 +431,8 @@ def test_trip_a_place_beside_the_only_end_is_the_other_end(nlp, text, ents, expe
     ],
 )
 def test_trip_no_other_end_beside_the_only_end(nlp, text, ents):
-    assert nlp.get_pipe("seqkit_trip")(with_ents(nlp, text, ents))._.trip["is_valid"] is False
-    no_pairs = spacy.blank("fr")
-    no_pairs.add_pipe("seqkit_trip", config={"pair_ends": False})
+    assert read(nlp, with_ents(nlp, text, ents))._.trip["is_valid"] is False
+    steps = [s for s in DEFAULT_STEPS if s not in ("pair_beside", "lone_end_reversed", "cued_ends", "roles_reversed")]
+    no_pairs = reading(seqkit_trip={"steps": steps})
     doc = with_ents(no_pairs, "trains albi carmaux jeudi", [("carmaux", "ARRIVEE")])
-    assert no_pairs.get_pipe("seqkit_trip")(doc)._.trip["is_valid"] is False
+    assert read(no_pairs, doc)._.trip["is_valid"] is False

@@ -1,10 +1,18 @@
 """A request that calls its trip off is no order ("je ne veux pas aller à Lyon depuis Paris",
-"j'annule"); one that goes on to ask for a trip, or denies only its circumstances, keeps it."""
+"j'annule"); one that goes on to ask for a trip, or denies only its circumstances, keeps it
+(`seqkit_called_off`: `doc._.called_off`)."""
 
 import pytest
-from trip_helpers import marked_doc
+from trip_helpers import marked_doc, read, reading
 
-from spacy_seqkit.travel.pipeline.called_off import called_off, told_of_the_past
+
+def called_off(doc):
+    return doc._.called_off == "called_off"
+
+
+def told_of_the_past(doc):
+    return doc._.called_off == "told_of_the_past"
+
 
 CALLED_OFF = [
     ("Je ne veux pas aller à Lyon depuis Paris.", [("Lyon", "ARRIVEE"), ("Paris", "DEPART")]),
@@ -74,13 +82,13 @@ KEPT = [
 
 @pytest.mark.parametrize("text,marked", CALLED_OFF)
 def test_trip_called_off_is_invalid(nlp, text, marked):
-    doc = nlp.get_pipe("seqkit_trip")(marked_doc(nlp, text, marked))
+    doc = read(nlp, marked_doc(nlp, text, marked))
     assert called_off(doc) and doc._.trip["is_valid"] is False and doc.ents == ()
 
 
 @pytest.mark.parametrize("text,marked,departure,arrival", KEPT)
 def test_trip_not_called_off_keeps_its_ends(nlp, text, marked, departure, arrival):
-    doc = nlp.get_pipe("seqkit_trip")(marked_doc(nlp, text, marked))
+    doc = read(nlp, marked_doc(nlp, text, marked))
     assert not called_off(doc)
     assert (doc._.trip["departure"], doc._.trip["arrival"]) == (departure, arrival)
 
@@ -94,7 +102,7 @@ def test_trip_not_called_off_keeps_its_ends(nlp, text, marked, departure, arriva
     ],
 )
 def test_a_trip_told_and_not_asked_for_is_invalid(nlp, text, marked):
-    doc = nlp.get_pipe("seqkit_trip")(marked_doc(nlp, text, marked))
+    doc = read(nlp, marked_doc(nlp, text, marked))
     assert told_of_the_past(doc) and doc._.trip["is_valid"] is False
 
 
@@ -120,6 +128,20 @@ def test_a_trip_told_and_not_asked_for_is_invalid(nlp, text, marked):
     ],
 )
 def test_a_story_before_a_request_keeps_the_trip(nlp, text, marked, expected):
-    doc = nlp.get_pipe("seqkit_trip")(marked_doc(nlp, text, marked))
+    doc = read(nlp, marked_doc(nlp, text, marked))
     assert not told_of_the_past(doc)
     assert (doc._.trip["departure"], doc._.trip["arrival"]) == expected
+
+
+@pytest.mark.parametrize("text,marked", CALLED_OFF[:2])
+def test_called_off_left_out_of_the_pipeline_reads_the_trip(text, marked):
+    nlp = reading(without=("seqkit_called_off",))
+    doc = read(nlp, marked_doc(nlp, text, marked))
+    assert doc._.trip["is_valid"] and doc._.called_off is None
+
+
+def test_called_off_explains_its_cue():
+    nlp = reading(seqkit_called_off={"explain": True})
+    doc = read(nlp, marked_doc(nlp, *CALLED_OFF[0]))
+    assert doc._.cues == [{"qualifier": "seqkit_called_off", "rule": "called_off", "cue": "ne"}]
+    assert doc._.trip["why"] == [{"rule": "called_off.called_off", "cue": "ne"}]

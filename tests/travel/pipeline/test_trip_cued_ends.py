@@ -1,19 +1,16 @@
-"""An end the recognizer missed is read from the word before a known place (`cued_ends.py`)."""
+"""An end the recognizer missed is read from the word before a known place (the steps
+`lone_end_reversed`, `cued_ends`, `roles_reversed`, `roles/cued.py`)."""
 
 import pytest
-from trip_helpers import marked_doc
-
-from spacy_seqkit.travel.pipeline import trip_component
+from trip_helpers import marked_doc, read, without_steps
 
 
-def trip_of(nlp, text, marked, monkeypatch, cued=True):
-    """(departure, arrival) of `text` with the entities `marked`; with `cued` False, as
-    without this rule."""
-    doc = marked_doc(nlp, text, marked)
-    with monkeypatch.context() as patch:
-        if not cued:
-            patch.setattr(trip_component, "cued_ends", lambda *args: [])
-        trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+def trip_of(nlp, text, marked, cued=True, off=()):
+    """(departure, arrival) of `text` with the entities `marked`; with `cued` False, as without the
+    step `cued_ends`; without the steps `off`."""
+    off = tuple(off) + (() if cued else ("cued_ends",))
+    nlp = without_steps(*off) if off else nlp
+    trip = read(nlp, marked_doc(nlp, text, marked))._.trip
     return trip["departure"], trip["arrival"]
 
 
@@ -144,9 +141,9 @@ def trip_of(nlp, text, marked, monkeypatch, cued=True):
         ),
     ],
 )
-def test_a_missing_end_is_read_after_its_cue(nlp, text, marked, expected, monkeypatch):
-    assert trip_of(nlp, text, marked, monkeypatch) == expected
-    assert trip_of(nlp, text, marked, monkeypatch, cued=False) != expected
+def test_a_missing_end_is_read_after_its_cue(nlp, text, marked, expected):
+    assert trip_of(nlp, text, marked) == expected
+    assert trip_of(nlp, text, marked, cued=False) != expected
 
 
 @pytest.mark.parametrize(
@@ -196,18 +193,14 @@ def test_a_missing_end_is_read_after_its_cue(nlp, text, marked, expected, monkey
         ("Je veux aller en Bretagne depuis Paris.", [("Paris", "DEPART")]),
     ],
 )
-def test_no_end_without_a_cue_that_says_which(nlp, text, marked, monkeypatch):
-    assert trip_of(nlp, text, marked, monkeypatch) == trip_of(nlp, text, marked, monkeypatch, cued=False)
+def test_no_end_without_a_cue_that_says_which(nlp, text, marked):
+    assert trip_of(nlp, text, marked) == trip_of(nlp, text, marked, cued=False)
 
 
-def test_pair_ends_off_reads_no_cue(nlp):
-    resolver = nlp.get_pipe("seqkit_trip")
-    doc = nlp.make_doc("le train de 16 h 40 entre Mâcon et Tournus")
-    resolver.pair_ends = False
-    try:
-        assert resolver(doc)._.trip["departure"] is None
-    finally:
-        resolver.pair_ends = True
+def test_cued_ends_off_reads_no_cue(nlp):
+    text = "le train de 16 h 40 entre Mâcon et Tournus"
+    assert trip_of(nlp, text, []) == ("Mâcon", "Tournus")
+    assert trip_of(nlp, text, [], cued=False) == (None, None)
 
 
 @pytest.mark.parametrize(
@@ -276,11 +269,9 @@ def test_pair_ends_off_reads_no_cue(nlp):
         ),
     ],
 )
-def test_ends_the_recognizer_reversed_follow_their_cues(nlp, text, marked, expected, monkeypatch):
-    assert trip_of(nlp, text, marked, monkeypatch) == expected
-    with monkeypatch.context() as patch:
-        patch.setattr(trip_component, "roles_reversed", lambda *args: False)
-        assert trip_of(nlp, text, marked, monkeypatch) == expected[::-1]
+def test_ends_the_recognizer_reversed_follow_their_cues(nlp, text, marked, expected):
+    assert trip_of(nlp, text, marked) == expected
+    assert trip_of(nlp, text, marked, off=["roles_reversed"]) == expected[::-1]
 
 
 @pytest.mark.parametrize(
@@ -293,8 +284,8 @@ def test_ends_the_recognizer_reversed_follow_their_cues(nlp, text, marked, expec
         ("de Nantes à Angers", [("Nantes", "DEPART"), ("Angers", "ARRIVEE")], ("Nantes", "Angers")),
     ],
 )
-def test_ends_after_their_own_cues_keep_their_roles(nlp, text, marked, expected, monkeypatch):
-    assert trip_of(nlp, text, marked, monkeypatch) == expected
+def test_ends_after_their_own_cues_keep_their_roles(nlp, text, marked, expected):
+    assert trip_of(nlp, text, marked) == expected
 
 
 @pytest.mark.parametrize(
@@ -314,18 +305,16 @@ def test_ends_after_their_own_cues_keep_their_roles(nlp, text, marked, expected,
     ],
 )
 def test_arrivals_chained_by_puis_end_at_the_last(nlp, text, marked, expected):
-    trip = nlp.get_pipe("seqkit_trip")(marked_doc(nlp, text, marked))._.trip
+    trip = read(nlp, marked_doc(nlp, text, marked))._.trip
     assert (trip["departure"], list(trip["steps"]), trip["arrival"]) == expected
 
 
-def test_of_several_ends_read_with_one_role_the_one_after_its_cue(nlp, monkeypatch):
+def test_of_several_ends_read_with_one_role_the_one_after_its_cue(nlp):
     text = "Signé : Marie Lourdes. Je pars de Dax pour aller à Bayonne"
     marked = [("Marie", "ARRIVEE"), ("Lourdes", "ARRIVEE"), ("Dax", "DEPART"), ("Bayonne", "ARRIVEE")]
-    assert trip_of(nlp, text, marked, monkeypatch) == ("Dax", "Bayonne")
-    with monkeypatch.context() as patch:
-        patch.setattr(trip_component, "cued_first", lambda found, role: found)
-        assert trip_of(nlp, text, marked, monkeypatch) == ("Dax", "Marie")
+    assert trip_of(nlp, text, marked) == ("Dax", "Bayonne")
+    assert trip_of(nlp, text, marked, off=["cued_first"]) == ("Dax", "Marie")
     # the first end read after its own cue stays first
     text = "Pour aller à Bayonne, je pars de Dax ; Lourdes plus tard"
     marked = [("Bayonne", "ARRIVEE"), ("Dax", "DEPART"), ("Lourdes", "ARRIVEE")]
-    assert trip_of(nlp, text, marked, monkeypatch) == ("Dax", "Bayonne")
+    assert trip_of(nlp, text, marked) == ("Dax", "Bayonne")

@@ -2,14 +2,14 @@
 
 import pytest
 import spacy
-from trip_helpers import marked_doc
+from trip_helpers import marked_doc, read
 
 from spacy_seqkit.travel.places.registry import make_french_places
 
 
 def trip_of(nlp, text, marked):
     doc = marked_doc(nlp, text, marked)
-    return nlp.get_pipe("seqkit_trip")(doc)._.trip
+    return read(nlp, doc)._.trip
 
 
 @pytest.mark.parametrize(

@@ -1,19 +1,19 @@
-"""A landmark's name is no end of the trip, unless it is a known place (`landmarks.py`)."""
+"""A landmark's name is no end of the trip, unless it is a known place (`seqkit_places`'s
+`landmarks`, `mentions/landmarks.py`)."""
 
 import pytest
-from trip_helpers import marked_doc
+from trip_helpers import marked_doc, read, reading
 
-from spacy_seqkit.travel.pipeline import trip_component
+NO_LANDMARKS = []
 
 
-def trip_of(nlp, text, marked, monkeypatch, landmarks=True):
+def trip_of(nlp, text, marked, landmarks=True):
     """(departure, arrival) of `text` with the entities `marked`; with `landmarks` False, as
-    without this rule."""
-    doc = marked_doc(nlp, text, marked)
-    with monkeypatch.context() as patch:
-        if not landmarks:
-            patch.setattr(trip_component, "without_landmarks", lambda doc, spans, places: (spans, set()))
-        trip = nlp.get_pipe("seqkit_trip")(doc)._.trip
+    without this rule (`seqkit_places`'s `landmarks = false`)."""
+    if not landmarks:
+        NO_LANDMARKS[:] = NO_LANDMARKS or [reading(seqkit_places={"landmarks": False})]
+        nlp = NO_LANDMARKS[0]
+    trip = read(nlp, marked_doc(nlp, text, marked))._.trip
     return trip["departure"], trip["arrival"]
 
 
@@ -47,9 +47,9 @@ def trip_of(nlp, text, marked, monkeypatch, landmarks=True):
         ),
     ],
 )
-def test_a_landmark_is_no_end(nlp, text, marked, expected, monkeypatch):
-    assert trip_of(nlp, text, marked, monkeypatch) == expected
-    assert trip_of(nlp, text, marked, monkeypatch, landmarks=False) != expected
+def test_a_landmark_is_no_end(nlp, text, marked, expected):
+    assert trip_of(nlp, text, marked) == expected
+    assert trip_of(nlp, text, marked, landmarks=False) != expected
 
 
 @pytest.mark.parametrize(
@@ -92,5 +92,5 @@ def test_a_landmark_is_no_end(nlp, text, marked, expected, monkeypatch):
         ),
     ],
 )
-def test_places_named_like_landmarks_stay_places(nlp, text, marked, expected, monkeypatch):
-    assert trip_of(nlp, text, marked, monkeypatch) == expected
+def test_places_named_like_landmarks_stay_places(nlp, text, marked, expected):
+    assert trip_of(nlp, text, marked) == expected

@@ -1,11 +1,20 @@
-"""`seqkit_trip`'s `other_modes`: a request by car, plane, coach, boat... that asks for no
-train is INVALID; "car" (because), "vol" (theft), "en train de" keep their other senses."""
+"""`seqkit_other_means`: a request by car, plane, coach, boat... that asks for no train is
+INVALID; "car" (because), "vol" (theft), "en train de" keep their other senses."""
 
 import pytest
 import spacy
-from trip_helpers import marked_doc
+from trip_helpers import marked_doc, read, reading
 
-from spacy_seqkit.travel.pipeline.modes import travels_by_other_mode
+from spacy_seqkit.travel.pipeline.qualifiers.other_means.other_means import OtherMeans
+from spacy_seqkit.travel.pipeline.reading import add_reading
+
+QUALIFIER = OtherMeans("seqkit_other_means")
+
+
+def travels_by_other_mode(words):
+    words = [w.lower() for w in words]
+    return QUALIFIER.names_another_mode(words) and not QUALIFIER.names_a_train(words)
+
 
 # Every place of the sentences, with the role a recognizer gives it.
 ROLES = {
@@ -22,11 +31,14 @@ ROLES = {
 }
 
 
-def pipeline(**config):
-    """An entity_ruler that labels each place with its role, then `seqkit_trip`."""
+def pipeline(other_means=True, **configs):
+    """An entity_ruler that labels each place with its role, then the reading pipes (without
+    `seqkit_other_means` where `other_means` is False)."""
     nlp = spacy.blank("fr")
     nlp.add_pipe("entity_ruler").add_patterns([{"label": role, "pattern": place} for place, role in ROLES.items()])
-    nlp.add_pipe("seqkit_trip", config=config)
+    add_reading(nlp, configs)
+    if not other_means:
+        nlp.remove_pipe("seqkit_other_means")
     return nlp
 
 
@@ -102,7 +114,7 @@ TRAINS = [
 def test_trip_other_modes_are_invalid(nlp, text):
     doc = nlp(text)
     assert doc._.trip["is_valid"] is False and doc.ents == ()
-    assert pipeline(other_modes="keep")(text)._.trip["is_valid"] is True
+    assert pipeline(other_means=False)(text)._.trip["is_valid"] is True
 
 
 @pytest.mark.parametrize("text", TRAINS)
@@ -141,7 +153,7 @@ def test_modes_words_read_in_context(words, expected):
     ],
 )
 def test_a_means_the_recognizer_read_as_a_place_is_still_a_means(nlp, text, marked):
-    doc = nlp.get_pipe("seqkit_trip")(marked_doc(nlp, text, marked))
+    doc = read(nlp, marked_doc(nlp, text, marked))
     assert doc._.trip["is_valid"] is False
 
 
@@ -158,23 +170,32 @@ def test_a_means_the_recognizer_read_as_a_place_is_still_a_means(nlp, text, mark
     ],
 )
 def test_the_towns_avion_and_bus_stay_places(nlp, text, marked, expected):
-    trip = nlp.get_pipe("seqkit_trip")(marked_doc(nlp, text, marked))._.trip
+    trip = read(nlp, marked_doc(nlp, text, marked))._.trip
     assert (trip["departure"], trip["arrival"]) == expected
 
 
-def test_trip_other_modes_unknown_setting_fails_when_the_config_is_resolved():
-    nlp = spacy.blank("fr")
-    with pytest.raises(ValueError, match="other_modes must be one of 'invalid', 'keep'"):
-        nlp.add_pipe("seqkit_trip", config={"other_modes": "refuse"})
-    assert nlp.add_pipe("seqkit_trip").other_modes == "invalid"
+def test_other_means_words_are_a_config_choice_and_a_bad_class_fails_naming_it():
+    nlp = pipeline(seqkit_other_means={"words": {"other_means_words": "avion navette"}})
+    assert nlp("je prends la navette de Biarritz pour Lille")._.trip["is_valid"] is False
+    assert nlp("un trajet en covoiturage de Biarritz pour Lille")._.trip["is_valid"] is True
+    with pytest.raises(ValueError, match="'words' names no word class 'planes'"):
+        pipeline(seqkit_other_means={"words": {"planes": "avion"}})
 
 
-def test_trip_other_modes_round_trips_through_disk(tmp_path):
-    nlp = pipeline(other_modes="keep")
+def test_other_means_explains_its_cue_and_round_trips_through_disk(tmp_path):
+    nlp = pipeline(seqkit_other_means={"explain": True})
+    doc = nlp("un vol de Biarritz pour Lille")
+    assert doc._.other_means == "other_means" and doc._.trip["why"] == [
+        {"rule": "other_means.other_means", "cue": "vol"}
+    ]
+    assert doc._.cues == [{"qualifier": "seqkit_other_means", "rule": "other_means", "cue": "vol"}]
     nlp.to_disk(tmp_path / "p")
     loaded = spacy.load(tmp_path / "p")
-    assert loaded.get_pipe("seqkit_trip").other_modes == "keep"
-    assert loaded("un vol de Biarritz pour Lille")._.trip["arrival"] == "Lille"
+    assert loaded.get_pipe("seqkit_other_means").explain is True
+    assert loaded("un vol de Biarritz pour Lille")._.trip == doc._.trip
+    without = pipeline(other_means=False)
+    without.to_disk(tmp_path / "q")
+    assert spacy.load(tmp_path / "q")("un vol de Biarritz pour Lille")._.trip["arrival"] == "Lille"
 
 
 # A request with a leg by another means and a leg by train: (text, the mentions with the roles a
@@ -208,8 +229,8 @@ ONE_TRAIN_PLACE = [
 
 
 def _read(text, marked):
-    nlp = spacy.blank("fr")
-    return nlp.add_pipe("seqkit_trip")(marked_doc(nlp, text, marked))._.trip
+    nlp = reading()
+    return read(nlp, marked_doc(nlp, text, marked))._.trip
 
 
 @pytest.mark.parametrize("text,marked,departure,arrival", TWO_LEGS)

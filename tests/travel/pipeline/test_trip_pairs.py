@@ -1,15 +1,13 @@
-"""The other end of a pair, right beside the one end read (`pairs.adjacent_place`): joined by a
+"""The other end of a pair, right beside the one end read (the step `pair_beside`): joined by a
 dash or by a word that orders them ("vers", "pour", "à"), a station with a hyphenated last word
 included ("Bordeaux Saint-Jean - La Rochelle"); never one of two alternatives."""
 
 import pytest
-from trip_helpers import marked_doc
-
-from spacy_seqkit.travel.pipeline import pairs
+from trip_helpers import marked_doc, read, without_steps
 
 
 def trip_of(nlp, text, marked):
-    trip = nlp.get_pipe("seqkit_trip")(marked_doc(nlp, text, marked))._.trip
+    trip = read(nlp, marked_doc(nlp, text, marked))._.trip
     return trip["departure"], trip["arrival"]
 
 
@@ -34,13 +32,9 @@ def trip_of(nlp, text, marked):
         ),
     ],
 )
-def test_the_other_end_beside_the_one_read(nlp, text, marked, expected, monkeypatch):
+def test_the_other_end_beside_the_one_read(nlp, text, marked, expected):
     assert trip_of(nlp, text, marked) == expected
-    # Without the joining words and hyphenated words, the pair was not made.
-    with monkeypatch.context() as patch:
-        patch.setattr(pairs, "ORDERED_JOINERS", set())
-        patch.setattr(pairs, "is_word", lambda token: token.is_alpha)
-        assert trip_of(nlp, text, marked) != expected
+    assert trip_of(without_steps("pair_beside"), text, marked) != expected  # the step makes the pair
 
 
 @pytest.mark.parametrize(

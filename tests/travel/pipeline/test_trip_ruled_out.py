@@ -3,7 +3,9 @@ and ordinary sentences with "pas" or "non" keep theirs."""
 
 import pytest
 import spacy
-from trip_helpers import marked_doc
+from trip_helpers import marked_doc, read, reading
+
+from spacy_seqkit.travel.pipeline.reading import add_reading
 
 # (text, the mentions with the roles a recognizer gives them, departure, arrival)
 RULED_OUT = [
@@ -198,7 +200,7 @@ def tagged(nlp, text, ents):
     """`text` run through `seqkit_trip` with `ents` as the recognizer's entities."""
     doc = nlp.make_doc(text)
     doc.ents = [doc.char_span(text.index(t), text.index(t) + len(t), label=label) for t, label in ents]
-    return nlp.get_pipe("seqkit_trip")(doc)
+    return read(nlp, doc)
 
 
 @pytest.mark.parametrize("text,ents,departure,arrival", RULED_OUT)
@@ -222,13 +224,13 @@ def test_trip_ruled_out_place_dropped_from_ents_through_the_pipeline():
         {"label": "DEPART", "pattern": "Charleville"}
     ]
     nlp.add_pipe("entity_ruler").add_patterns(patterns)
-    nlp.add_pipe("seqkit_trip")
+    add_reading(nlp)
     doc = nlp("je pars de Charleville pour Sedan, non pardon, pour Reims")
     assert [(e.text, e.label_) for e in doc.ents] == [("Charleville", "DEPART"), ("Reims", "ARRIVEE")]
     assert doc._.trip["arrival"] == "Reims"
     no_fix = spacy.blank("fr")
     no_fix.add_pipe("entity_ruler").add_patterns(patterns)
-    no_fix.add_pipe("seqkit_trip", config={"fix_ents": False})
+    add_reading(no_fix, {"seqkit_trip": {"fix_ents": False}})
     doc = no_fix("je pars de Charleville pour Sedan, non pardon, pour Reims")
     assert doc._.trip["arrival"] == "Reims" and "Sedan" in [e.text for e in doc.ents]
 
@@ -320,7 +322,7 @@ HOMES = [
 
 @pytest.mark.parametrize("text,ents,expected", HOMES)
 def test_trip_where_one_lives_gives_way_to_another_end(nlp, text, ents, expected):
-    trip = nlp.get_pipe("seqkit_trip")(marked_doc(nlp, text, ents))._.trip
+    trip = read(nlp, marked_doc(nlp, text, ents))._.trip
     assert (trip["departure"], trip["arrival"], trip["steps"]) == expected
 
 
@@ -340,3 +342,33 @@ def test_trip_where_one_lives_gives_way_to_another_end(nlp, text, ents, expected
 def test_trip_a_place_put_abroad_is_no_end(nlp, text, ents, arrival):
     trip = tagged(nlp, text, ents)._.trip
     assert trip["arrival"] == arrival and trip["is_valid"] is (arrival is not None)
+
+
+def test_ruled_out_left_out_of_the_pipeline_keeps_the_place():
+    text, marked = (
+        "je pars de Charleville pour Sedan, non pardon, pour Reims",
+        [
+            ("Charleville", "DEPART"),
+            ("Sedan", "ARRIVEE"),
+            ("Reims", "ARRIVEE"),
+        ],
+    )
+    nlp = reading(without=("seqkit_ruled_out",))
+    assert read(nlp, marked_doc(nlp, text, marked))._.trip["steps"] == ["Sedan"]  # a stop on the way
+    nlp = reading()
+    assert read(nlp, marked_doc(nlp, text, marked))._.trip["steps"] == []
+
+
+def test_ruled_out_explains_the_rule_and_its_cue():
+    nlp = reading(seqkit_ruled_out={"explain": True})
+    doc = read(
+        nlp,
+        marked_doc(
+            nlp,
+            "pas Hendaye finalement : de Dax à Libourne",
+            [("Hendaye", "ARRIVEE"), ("Dax", "DEPART"), ("Libourne", "ARRIVEE")],
+        ),
+    )
+    assert [s._.ruled_out for s in doc.spans["places"]] == ["negated", "brings_correction", None]
+    assert {"qualifier": "seqkit_ruled_out", "rule": "negated", "cue": "pas", "mention": "Hendaye"} in doc._.cues
+    assert doc._.trip["why"][0] == {"rule": "ruled_out.negated", "mention": "Hendaye", "cue": "pas"}

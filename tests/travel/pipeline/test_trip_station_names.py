@@ -2,13 +2,13 @@
 
 import pytest
 from spacy.tokens import Span
-from trip_helpers import marked_doc
+from trip_helpers import marked_doc, read
 
 
 def trip_of(nlp, text, marked):
     """The trip of `text` whose entities are the (mention, label) pairs `marked`."""
     doc = marked_doc(nlp, text, marked)
-    doc = nlp.get_pipe("seqkit_trip")(doc)
+    doc = read(nlp, doc)
     return doc._.trip, [(e.text, e.label_) for e in doc.ents]
 
 
@@ -154,4 +154,4 @@ def test_station_names_are_one_place(nlp, text, marked, expected):
 def test_station_name_joining_keeps_a_long_mention_as_it_is(nlp):
     doc = nlp.make_doc("bla " * 50 + "Angers")
     doc.ents = [Span(doc, 0, 51, label="DEPART")]
-    assert nlp.get_pipe("seqkit_trip")(doc)._.trip["is_valid"] is False
+    assert read(nlp, doc)._.trip["is_valid"] is False

@@ -1,9 +1,11 @@
-"""`seqkit_trip`'s `unknown_names`: may a name that is no known place (nor a typo of one) be
+"""`seqkit_places`'s `unknown_names`: may a name that is no known place (nor a typo of one) be
 an end? "drop" (the default) or "keep" (as typed, when written as a name)."""
 
 import pytest
 import spacy
-from trip_helpers import marked_doc
+from trip_helpers import marked_doc, read, reading
+
+from spacy_seqkit.travel.pipeline.reading import add_reading
 
 
 def pipeline(**config):
@@ -14,8 +16,7 @@ def pipeline(**config):
             {"label": "ARRIVEE", "pattern": [{"LOWER": {"IN": ["narnia", "paris"]}}]},
         ]
     )
-    nlp.add_pipe("seqkit_trip", config=config)
-    return nlp
+    return add_reading(nlp, {"seqkit_places": config})
 
 
 def test_unknown_names_kept_as_typed_or_dropped():
@@ -65,7 +66,6 @@ def test_unknown_names_bad_setting_fails_when_the_config_is_resolved():
     ],
 )
 def test_an_article_capitalised_by_the_sentence_and_a_word_name_no_village(text, marked, expected):
-    nlp = spacy.blank("fr")
-    nlp.add_pipe("seqkit_trip")
-    trip = nlp.get_pipe("seqkit_trip")(marked_doc(nlp, text, marked))._.trip
+    nlp = reading()
+    trip = read(nlp, marked_doc(nlp, text, marked))._.trip
     assert (trip["departure"], trip["arrival"]) == expected

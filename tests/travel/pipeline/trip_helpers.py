@@ -16,3 +16,36 @@ def marked_doc(nlp, text: str, marked) -> Doc:
         ents.append(doc.char_span(start, start + len(words), label=label))
     doc.ents = ents
     return doc
+
+
+def read(nlp, doc: Doc) -> Doc:
+    """`doc` (its entities set) through every pipe of `nlp`: as the recognizer's output is read."""
+    for _, pipe in nlp.pipeline:
+        doc = pipe(doc)
+    return doc
+
+
+_READINGS: dict = {}
+
+
+def without_steps(*steps: str):
+    """The reading pipes with `seqkit_trip` reading through every default step but `steps` (a
+    rule switched off in the config)."""
+    from spacy_seqkit.travel.pipeline.roles.steps import DEFAULT_STEPS
+
+    if steps not in _READINGS:
+        _READINGS[steps] = reading(seqkit_trip={"steps": [s for s in DEFAULT_STEPS if s not in steps]})
+    return _READINGS[steps]
+
+
+def reading(without=(), **configs):
+    """A blank French pipeline with the reading pipes but those `without`, `configs` giving each
+    factory its config."""
+    import spacy
+
+    from spacy_seqkit.travel.pipeline.reading import add_reading
+
+    nlp = add_reading(spacy.blank("fr"), configs)
+    for name in without:
+        nlp.remove_pipe(name)
+    return nlp

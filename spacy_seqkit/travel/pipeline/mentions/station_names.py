@@ -9,52 +9,26 @@ from typing import List, Optional, Tuple
 
 from spacy.tokens import Doc, Span, Token
 
-from ..places.contract import Places
-from ..places.place import STATION
-from .written import is_word, words_of
+from ...places.contract import Places
+from ...places.place import STATION
+from ..lexicon import fold, lexicon
+from ..words import is_word, words_of
 
 # How many words a mention may grow by on each side: "Le Creusot" + "Montceau Montchanin TGV"
 # (a compound's dashes count for none: "Moûtiers-Salins-Brides" + "-les-Bains").
 MAX_EXTRA_WORDS = 4
 # A mention longer than this is no station name cut short (and is not widened).
 MAX_MENTION_WORDS = 8
-# After "est" or "nord", what shows a station ("de paris est mercredi", "vers Lille nord ?"),
-# not the verb "est" ("Paris est à 2 h"): the end of the text or a sentence, a date, a time.
-_AFTER_A_STATION = {
-    "demain",
-    "aujourd'hui",
-    "lundi",
-    "mardi",
-    "mercredi",
-    "jeudi",
-    "vendredi",
-    "samedi",
-    "dimanche",
-    "vers",
-    "pour",
-    "depuis",
-    "et",
-    "ou",
-    "svp",
-    "stp",
-    "merci",
-    "tgv",
-    "ter",
-    "ouigo",
-    "intercités",
-    "intercites",
-}
-_COMPASS = {"est", "nord"}
-# What joins the words of a compound name: "Brides-les-Bains", "Saint-Maixent-l'École".
-_JOINING = frozenset({"-", "'", "’"})
-# What may open a mention before a station's name: "gare de Lyon Perrache" is Lyon Perrache.
-_STATION_WORDS = {"gare", "station"}
-_LINKS = {"de", "d'", "d’", "du", "des"}
+# Word classes (lexicon/words.toml): "after_a_station" (what shows "est" or "nord" ends a
+# station's name: "de paris est mercredi", not the verb "est" of "Paris est à 2 h"), "compass",
+# "joining" (what joins a compound's words: "Brides-les-Bains"), "station_words" (what may open a
+# mention before a station's name: "gare de Lyon Perrache"), "from_any".
+LEX = lexicon()
 
 
 def _joinable(span: Span) -> bool:
     """Words that may belong to a station's name: no punctuation but a dash or an apostrophe."""
-    return all(not t.is_punct or t.text in _JOINING for t in span) and not any(t.is_space for t in span)
+    return all(not t.is_punct or fold(t.text) in LEX["joining"] for t in span) and not any(t.is_space for t in span)
 
 
 def _name_word(token: Token) -> bool:
@@ -63,10 +37,9 @@ def _name_word(token: Token) -> bool:
     station's name ("Paris Est", "depuis paris est mercredi") or follows "l'" ("paris gare de
     l'est partant de"), "nord" unless "de" follows it."""
     if token.lower_ == "nord":  # no verb: "creil paris nord le plus tôt", not "au nord de"
-        return not token.is_lower or token.doc[token.i + 1 : token.i + 2].text.lower() not in _LINKS
-    if token.lower_ in _COMPASS:  # "gare de l'est": no verb after an article
-        before = token.doc[token.i - 1].lower_ if token.i > 0 else ""
-        return not token.is_lower or before in {"l'", "l’"} or _ends_a_name(token.doc, token.i + 1)
+        return not token.is_lower or words_of(token.doc)[token.i + 1] not in LEX["from_any"]
+    if token.lower_ in LEX["compass"]:  # "gare de l'est": no verb after an article
+        return not token.is_lower or words_of(token.doc)[token.i - 1] == "l'" or _ends_a_name(token.doc, token.i + 1)
     return not token.is_stop and is_word(token)
 
 
@@ -85,7 +58,7 @@ def _words_away(doc: Doc, i: int, words: int, step: int) -> int:
     of a compound counting for none ("Moûtiers-Salins-Brides-les-Bains" is five words)."""
     while words > 0 and 0 <= i + step < len(doc):
         i += step
-        if doc[i].text not in _JOINING:
+        if fold(doc[i].text) not in LEX["joining"]:
             words -= 1
     return i
 
@@ -93,9 +66,10 @@ def _words_away(doc: Doc, i: int, words: int, step: int) -> int:
 def _name_start(span: Span) -> int:
     """Where the name in a mention starts: after "gare de" ("gare", "station de"...) opening it."""
     doc, i = span.doc, span.start
-    if i < span.end - 1 and doc[i].lower_ in _STATION_WORDS:
+    words = words_of(doc)
+    if i < span.end - 1 and words[i] in LEX["station_words"]:
         i += 1
-        if i < span.end - 1 and doc[i].lower_ in _LINKS:
+        if i < span.end - 1 and words[i] in LEX["from_any"]:
             i += 1
     return i
 
@@ -104,14 +78,18 @@ def _ends_a_name(doc: Doc, i: int) -> bool:
     if i >= len(doc):
         return True
     token = doc[i]
-    return (token.is_punct and token.text not in _JOINING) or token.like_num or token.lower_ in _AFTER_A_STATION
+    return (
+        (token.is_punct and fold(token.text) not in LEX["joining"])
+        or token.like_num
+        or fold(token.lower_) in LEX["after_a_station"]
+    )
 
 
 def ends_a_station_name(span: Span) -> bool:
     """A mention ending in "est" or "nord" where that word ends a station's name ("depuis paris
     est mercredi": Paris Est; "paris gare de l'est partant de"), not where it is a verb ("Paris
     est à 2 h")."""
-    return span[-1].lower_ in _COMPASS and _name_word(span[-1])
+    return span[-1].lower_ in LEX["compass"] and _name_word(span[-1])
 
 
 def widest_station(span: Span, places: Places, before: Optional[Span] = None) -> Optional[Tuple[int, int]]:
@@ -137,12 +115,12 @@ def widest_station(span: Span, places: Places, before: Optional[Span] = None) ->
     if before is not None and before.start < lowest < before.end:
         lowest = before.end
     highest = _words_away(doc, span.end - 1, MAX_EXTRA_WORDS, 1) + 1 if right else span.end
-    words = words_of(doc, lowest, highest)
+    words = words_of(doc).text[lowest:highest]
     best: Optional[Tuple[int, int]] = None
     # A mention before that names no one place ("wimille wimereux boulogne") may give up its end;
     # so may one whose end is a station's opening words ("melun gare" + "lyon": Melun, gare de Lyon).
     cuttable = before is not None and before.end == span.start and places.place(before.text) is None
-    linked = before is not None and all(doc[i].lower_ in _LINKS for i in range(before.end, span.start))
+    linked = before is not None and all(words_of(doc)[i] in LEX["from_any"] for i in range(before.end, span.start))
     opening = _gives_up_opening(before, places) if before is not None and linked else 0
     # A mention that names no one place ("Chantilly Paris" + "Nord") may give up its start too.
     last_start = span.end - 1 if len(span) > 1 and places.place(span.text) is None else span.start
@@ -172,17 +150,21 @@ def widest_station(span: Span, places: Places, before: Optional[Span] = None) ->
 
 def _opens_a_station(doc: Doc, i: int) -> bool:
     """The words right before token `i` are "gare", "gare de", "station de"..."""
-    j = i - 1 if i > 0 and doc[i - 1].lower_ in _LINKS else i
-    return j > 0 and doc[j - 1].lower_ in _STATION_WORDS
+    words = words_of(doc)
+    j = i - 1 if i > 0 and words[i - 1] in LEX["from_any"] else i
+    return j > 0 and words[j - 1] in LEX["station_words"]
 
 
 def _gives_up_opening(before: Span, places: Places) -> int:
     """Where the words that open a station's name ("gare", "gare de") start at the end of the
     mention `before`, when what is left of it names the same place ("melun gare": Melun); else 0."""
     doc, start = before.doc, before.end
-    while start > before.start + 1 and (doc[start - 1].lower_ in _LINKS or doc[start - 1].lower_ in _STATION_WORDS):
+    words = words_of(doc)
+    while start > before.start + 1 and (
+        words[start - 1] in LEX["from_any"] or words[start - 1] in LEX["station_words"]
+    ):
         start -= 1
-    if start == before.end or doc[start].lower_ not in _STATION_WORDS:
+    if start == before.end or words[start] not in LEX["station_words"]:
         return 0
     whole, rest = places.place(before.text), places.place(doc[before.start : start].text)
     return start if whole is not None and rest is not None and whole.name == rest.name else 0
@@ -192,7 +174,7 @@ def _split_before_station(span: Span, places: Places) -> List[Span]:
     """A mention that names no one place, a place then a station its "gare" opens ("melun gare
     de lyon": Melun, Paris Gare de Lyon), in two, both with its label; else the mention."""
     doc = span.doc
-    openings = [i for i in range(span.start + 1, span.end - 1) if doc[i].lower_ in _STATION_WORDS]
+    openings = [i for i in range(span.start + 1, span.end - 1) if words_of(doc)[i] in LEX["station_words"]]
     if not openings or places.place(span.text) is not None:
         return [span]
     for i in openings:

@@ -15,28 +15,19 @@ from typing import List, Optional, Set, Tuple
 from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span
 
-from ..places.contract import Places
-from .written import is_word
+from ...places.contract import Places
+from ..lexicon import fold, lexicon
+from ..words import is_word, words_of
 
-# Kinds of landmark a name follows.
-LANDMARK_WORDS = frozenset(
-    "porte tour place rue avenue boulevard quai parc jardin jardins musée musee pont cathédrale "
-    "cathedrale basilique église eglise stade hôpital hopital château chateau palais arc opéra opera "
-    "théâtre theatre".split()
-)
-# Streets, named after other towns ("rue de Paris" is in Lille): their town is no end, and
-# they are streets in lowercase too ("12 rue de Paris"); not "place", "chemin", "route" or
-# "quai", which are also a seat, a way and a platform ("une place de Paris à Lyon").
-STREET_WORDS = frozenset("rue avenue boulevard bd impasse".split())
+# Word classes (lexicon/words.toml): "landmark_words" (kinds of landmark a name follows),
+# "street_words" (streets, named after other towns: "rue de Paris" is in Lille; their town is no
+# end, and they are streets in lowercase too; not "place", "chemin", "route" or "quai", which are
+# also a seat, a way and a platform), "articles", "from_any" (what may join the landmark word and
+# its name, "Porte de Clignancourt"; "de" also names a landmark after its town, "le Château de
+# Versailles"), "joining" (what joins the words of a name: "Rendez-Vous").
+LEX = lexicon()
 # Their ids in a doc's LOWER array: most requests have none of them, and are read no further.
-_WORD_IDS = frozenset(get_string_id(w) for w in LANDMARK_WORDS | STREET_WORDS)
-ARTICLES = frozenset({"la", "le", "les", "l'", "l’"})
-# "le Château de Versailles": a landmark named after its town.
-FROM = frozenset({"de", "du", "des", "d'", "d’"})
-# What may join the landmark word and its name: "Porte de Clignancourt", "Place de la Bastille".
-LINKS = ARTICLES | FROM
-# What joins the words of a name: "Rendez-Vous", "Saint-Denis".
-JOINERS = frozenset({"-", "'", "’"})
+_WORD_IDS = frozenset(get_string_id(w) for w in LEX["landmark_words"] | LEX["street_words"])
 
 
 def without_landmarks(doc: Doc, spans: List[Span], places: Places) -> Tuple[List[Span], Set[int]]:
@@ -73,29 +64,30 @@ def landmarks(doc: Doc, places: Places) -> Tuple[Set[int], List[Tuple[int, int]]
     ("GRUGÉ L'HÔPITAL LUNDI") are not read as names."""
     found: Set[int] = set()
     known: List[Tuple[int, int]] = []
-    n = len(doc)
+    n, words = len(doc), words_of(doc)
+    links_words = LEX["articles"] | LEX["from_any"]
     for i, lower in enumerate(doc.to_array("LOWER").tolist()):
         if lower not in _WORD_IDS:
             continue
         token = doc[i]
-        street = token.lower_ in STREET_WORDS
-        if not street and (token.lower_ not in LANDMARK_WORDS or not _title(token.text)):
+        street = token.lower_ in LEX["street_words"]
+        if not street and (token.lower_ not in LEX["landmark_words"] or not _title(token.text)):
             continue
-        if token.i + 1 < n and doc[token.i + 1].text in JOINERS:
+        if token.i + 1 < n and fold(doc[token.i + 1].text) in LEX["joining"]:
             continue  # a compound name: "Église-Neuve-de-Vergt", "Pont-Audemer"
         end = token.i + 1
-        while end < n and doc[end].lower_ in LINKS:
+        while end < n and words[end] in links_words:
             end += 1
-        links = {t.lower_ for t in doc[token.i + 1 : end]}
+        links = set(words.lower[token.i + 1 : end])
         name_start = end
         while end < n and (
             (is_word(doc[end]) and _title(doc[end].text))
-            or (doc[end].text in JOINERS and end + 1 < n and _title(doc[end + 1].text))
+            or (fold(doc[end].text) in LEX["joining"] and end + 1 < n and _title(doc[end + 1].text))
         ):
             end += 1
         if end == name_start:
             continue
-        start = token.i - 1 if token.i > 0 and doc[token.i - 1].lower_ in ARTICLES else token.i
+        start = token.i - 1 if token.i > 0 and words[token.i - 1] in LEX["articles"] else token.i
         # a place, with a town's words before it or not: "Dijon Porte Neuve", "Champ de
         # Mars-Tour Eiffel", "Porte de Clichy", "Stade de France Saint-Denis"
         firsts = [token.i] + [i for i in range(max(0, start - 4), start) if _title(doc[i].text)]
@@ -112,7 +104,7 @@ def landmarks(doc: Doc, places: Places) -> Tuple[Set[int], List[Tuple[int, int]]
             if place[0] == token.i:
                 known.append(place)
             continue
-        town = not street and bool(links & FROM) and places.place(doc[name_start:end].text) is not None
+        town = not street and bool(links & LEX["from_any"]) and places.place(doc[name_start:end].text) is not None
         found.update(range(start, name_start if town else end))
     return found, known
 

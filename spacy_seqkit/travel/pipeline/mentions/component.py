@@ -1,0 +1,209 @@
+"""`seqkit_places`: every place a request names, in `doc.spans["places"]`, each with its `Place`
+(`span._.place`) and, as its label, the role the recognizer gave it (DEPART, ARRIVEE, VIA) or
+PLACE where it gave none.
+
+The recognizer's mentions first: a station's name it cut is joined ("angers" + "st laud":
+Angers Saint-Laud, `station_names.py`), a landmark's words are no place ("la Tour Eiffel",
+`landmarks.py`), and each mention is read as the known places it names (`read_mention`): "avignon
+comment" → Avignon, "Metz - Paris" → Metz, Paris; "samedi" → none. Then every other run of words
+that spells a known place exactly, and a word typed with a slip right after a place's cue
+("depuis amien"): the places the recognizer did not mark. A person named like a town ("Mme
+Laval", "ma sœur Nancy") is no mention at all."""
+
+from typing import List, Optional, Set, Tuple
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+from ...places.contract import Places, check_places
+from ...places.names import FOREIGN_PLACES, normalise
+from ...places.place import Place
+from ..base import LABELS, PLACE, ReadingPipe
+from ..extensions import install_extensions
+from ..lexicon import lexicon
+from ..words import ShoutingText, Words, capital_of_the_sentence, cue_before, looks_like_name, words_of
+from .landmarks import without_landmarks
+from .names import MAX_NAME_TOKENS, run_together, with_contracted_article
+from .station_names import ends_a_station_name, join_station_names
+
+KEY = "places"
+UNKNOWN_NAMES_SETTINGS = ("keep", "drop")
+# A name right after one of these is a station abroad ("Londres St Pancras"); not "Europe",
+# which ends French stations' names ("Lille Europe").
+_FOREIGN_CITIES = FOREIGN_PLACES - {"europe"}
+# A place typed with a slip is read after these cues only, and when it is this long: shorter
+# words are too often other words one letter away ("lile").
+MIN_TYPO_LETTERS = 5
+
+Found = Tuple[Span, Place]
+
+
+class PlaceMentions(ReadingPipe):
+    def __init__(
+        self,
+        name: str = "seqkit_places",
+        *,
+        places: Optional[Places] = None,
+        resolve_names: bool = True,
+        known_places_only: bool = True,
+        unknown_names: str = "drop",
+        landmarks: bool = True,
+    ) -> None:
+        if unknown_names not in UNKNOWN_NAMES_SETTINGS:
+            raise ValueError(f"unknown_names must be one of 'keep', 'drop', got {unknown_names!r}")
+        self.name, self._places = name, places
+        self.resolve_names, self.known_places_only, self.unknown_names = resolve_names, known_places_only, unknown_names
+        self.landmarks = landmarks
+        install_extensions()
+
+    def __call__(self, doc: Doc) -> Doc:
+        mentions, landmark = self.mentions(doc)
+        doc.spans[KEY] = [span for span, _ in mentions]
+        for span, place in mentions:
+            span._.place = place
+        doc.spans["landmarks"] = [doc[i : i + 1] for i in sorted(landmark)]
+        return doc
+
+    def mentions(self, doc: Doc) -> Tuple[List[Found], Set[int]]:
+        """The recognizer's mentions, then the known places it did not mark, in reading order; and
+        the tokens of landmarks (no place a cue may name either)."""
+        spans = sorted((e for e in doc.ents if e.label_ in LABELS), key=lambda s: s.start)
+        if not self.resolve_names:
+            return [(s, Place.unknown(s.text)) for s in spans], set()
+        words = words_of(doc)
+        landmark: Set[int] = set()
+        if spans:
+            spans = join_station_names(spans, self.places)
+            if self.landmarks:
+                spans, landmark = without_landmarks(doc, spans, self.places)
+        shouting = ShoutingText(doc)
+        marked = [
+            (Span(doc, part.start, part.end, label=span.label_), place)  # a part of a span keeps its role
+            for span in spans
+            for part, place in self.read_mention(span, shouting)
+        ]
+        taken = {i for span, _ in marked for i in range(span.start, span.end)} | landmark
+        free = [(Span(doc, s, e, label=PLACE), p) for s, e, p in self.free_places(words, taken)]
+        found = [(s, p) for s, p in marked + free if not named_person(words, s.start)]
+        return sorted(found, key=lambda f: f[0].start), landmark
+
+    def read_mention(self, span: Span, shouting=None) -> List[Found]:
+        """The (mention, place) pairs a recognized span names, in reading order, each mention
+        the span or a part of it: the span's place as a whole, else (with `known_places_only`)
+        its longest known runs of tokens left to right ("Metz - Paris"); function words that
+        are village names ("vers", "par") only when nothing else in it is a place. A span with
+        no known place in it is kept as typed when written as a name ("Port-Boulet") with
+        `unknown_names = "keep"` and `places` does not exclude it, else dropped ("samedi")."""
+        places, doc = self.places, span.doc
+        before = doc[max(0, span.start - 1) : span.start + (len(span) > 1)]
+        if any(normalise(t.text) in _FOREIGN_CITIES for t in before):
+            return []  # "Londres St Pancras", "Genève Cornavin": a station abroad
+        if len(span) > 1 and span[-1].is_stop and span[-1].is_lower and not ends_a_station_name(span):
+            head = places.place(span[:-1].text)  # "Paris est à quelle heure": "est" is no part of it
+            if head is not None:
+                return [(span[:-1], head)]
+        place = with_contracted_article(span, places) or places.place(span.text)
+        if place is not None and capital_of_the_sentence(span) and places.place(span.text.lower()) is None:
+            return []  # "La réunion est à Toulouse": a word, not La Réunion (Lot-et-Garonne)
+        if place is not None and not (self.known_places_only and run_together(span, places)):
+            return [(span, place)]
+        if not self.known_places_only:
+            return [(span, Place.unknown(span.text))]
+        found: List[Found] = []
+        function_words: List[Found] = []
+        start, n = 0, len(span)
+        while start < n:
+            for end in range(min(n, start + MAX_NAME_TOKENS), start, -1):
+                part = span[start:end]
+                if len(part) == n or part[0].is_punct or part[-1].is_punct or not any(t.is_alpha for t in part):
+                    continue
+                if len(part) > 1 and part[-1].is_stop and part[-1].is_lower and not ends_a_station_name(part):
+                    continue  # "Lens mais finalement": no name ends in a function word
+                place = places.place(part.text)
+                if place is not None:
+                    is_function_word = len(part) == 1 and part[0].is_stop
+                    (function_words if is_function_word else found).append((part, place))
+                    start = end
+                    break
+            else:
+                start += 1
+        if found or function_words:
+            return found or function_words[:1]
+        if self.unknown_names == "drop" or not looks_like_name(span, shouting) or places.is_excluded(span.text):
+            return []
+        return [(span, Place.unknown(span.text))]
+
+    def free_places(self, words: Words, taken) -> List[Tuple[int, int, Place]]:
+        """The runs of words that name places exactly outside the tokens `taken`, and a word typed
+        with a slip right after a place's cue ("depuis amien", "de bordeau a toulous": "de"
+        before "à"), MIN_TYPO_LETTERS letters or more, and only where the gazetteer corrects it:
+        an exact name the runs left out ("pour le Grand Prix") stays out."""
+        places, lex = self.places, lexicon()
+        runs = places.name_spans(words.text)
+        found = []
+        for s, e in runs:
+            if not any(i in taken for i in range(s, e)):
+                place = places.place(words.doc[s:e].text)
+                if place is not None:
+                    found.append((s, e, place))
+        named = taken | {i for s, e in runs for i in range(s, e)}
+        cues, leaving = lex["typo_cues"], lex["leaving"]
+        for i, text in enumerate(words.text):
+            if i in named or len(text) < MIN_TYPO_LETTERS or not text.replace("-", "").isalpha():
+                continue
+            cue = cue_before(words, i)
+            if words[cue] in cues or (
+                words[cue] in lex["from"] and (words[cue - 1] in leaving or words[i + 1] in lex["locative"])
+            ):
+                place = places.place(text)
+                if place is not None and normalise(place.name) != normalise(text):
+                    found.append((i, i + 1, place))
+        return sorted(found)
+
+
+def named_person(words: Words, start: int) -> bool:
+    """The mention at `start` is a person's name: after a title ("Mme Laval", "M. Tours") or a
+    relative after a possessive ("ma sœur Florence", "mon pote Maxime")."""
+    lex = lexicon()
+    i = start - 1 - (words.text[start - 1] == "." if start > 0 else 0)
+    return i >= 0 and (
+        words[i] in lex["titles"] or (words[i] in lex["relatives"] and words[i - 1] in lex["possessives"])
+    )
+
+
+@Language.factory(
+    "seqkit_places",
+    assigns=["doc.spans"],
+    requires=["doc.ents"],
+    default_config={
+        "places": {"@misc": "spacy-seqkit.french_places.v1"},
+        "resolve_names": True,
+        "known_places_only": True,
+        "unknown_names": "drop",
+        "landmarks": True,
+    },
+)
+def make_place_mentions(
+    nlp: Language,
+    name: str,
+    places: Places,
+    resolve_names: bool,
+    known_places_only: bool,
+    unknown_names: str,
+    landmarks: bool,
+) -> PlaceMentions:
+    """Writes every place the request names to `doc.spans["places"]` (`span._.place`: its
+    `Place`; label: the recognizer's role, or PLACE). `resolve_names`: read mentions as places
+    of `places` (else each is kept as typed); `known_places_only`: a mention naming no known
+    place as a whole is read as the known places inside it; `unknown_names`: "drop" (only known
+    places are mentions) or "keep" (a name written as one is kept as typed); `landmarks`: a
+    landmark's words are no place ("la Tour Eiffel")."""
+    check_places(name, places)
+    return PlaceMentions(
+        name,
+        places=places,
+        resolve_names=resolve_names,
+        known_places_only=known_places_only,
+        unknown_names=unknown_names,
+        landmarks=landmarks,
+    )

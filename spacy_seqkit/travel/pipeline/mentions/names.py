@@ -1,0 +1,58 @@
+"""How a recognized span is read as places: two towns run together ("Paris Brest"), and a name
+after "au", "aux", "du", "des" with the article they hold ("aux Ormes": Les Ormes)."""
+
+from typing import Optional
+
+from spacy.tokens import Span
+
+from ...places.contract import Places
+from ...places.names import normalise
+from ...places.place import Place
+
+# The longest run of tokens read as one place name inside a longer mention
+# ("Saint Jean Pied de Port", "Aéroport Charles de Gaulle 2 TGV").
+MAX_NAME_TOKENS = 8
+# Two towns run together are likelier than a slip only when each is this big: "saint ouen
+# l'aumone lesse" is Saint-Ouen-l'Aumône Liesse mistyped, not a village of Moselle after it.
+RUN_TOGETHER_POPULATION = 10_000
+# "aux Ormes", "du Havre": a preposition that holds the name's article (à les, de le).
+_CONTRACTED = {"au": "Le", "aux": "Les", "du": "Le", "des": "Les"}
+
+
+def run_together(span: Span, places: Places) -> bool:
+    """`span` is the names of two or more towns of RUN_TOGETHER_POPULATION inhabitants run
+    together, each typed in full, every word in one of them ("Paris Brest", "Metz Niort"):
+    those towns, not a slip of a third place (Paris Est) the whole span would be read as. Needs
+    the places' `population` (`FrenchPlaces` has it)."""
+    population = getattr(places, "population", None)
+    if population is None or len(span) < 2:
+        return False
+    runs = places.name_spans([t.text for t in span])
+    if len(runs) < 2:
+        return False
+    covered = {i for s, e in runs for i in range(s, e)}
+    if not all(i in covered for i, t in enumerate(span) if t.is_alpha):
+        return False
+    for s, e in runs:  # each a town by its own name, not a short form ("Bussy": Bussy-Saint-Georges)
+        name = places.resolve(span[s:e].text)
+        if (
+            name is None
+            or normalise(name) != normalise(span[s:e].text)
+            or (population(name) or 0) < RUN_TOGETHER_POPULATION
+        ):
+            return False
+    return True
+
+
+def with_contracted_article(span: Span, places: Places) -> Optional[Place]:
+    """The place named by the span with the article its preposition holds, where that is a
+    place's own name: "aux Ormes" is Les Ormes (Vienne), not Ormes (Loiret); None where there is
+    no such place ("au Mans" is read as ever)."""
+    if span.start == 0:
+        return None
+    article = _CONTRACTED.get(span.doc[span.start - 1].lower_)
+    if article is None:
+        return None
+    named = f"{article} {span.text}"
+    place = places.place(named)
+    return place if place is not None and normalise(place.name) == normalise(named) else None

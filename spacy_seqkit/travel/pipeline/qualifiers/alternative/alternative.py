@@ -1,0 +1,58 @@
+"""`seqkit_alternative`: an end offered with an alternative ("de Nîmes ou d'Arles à Aix",
+"soit Lyon soit Grenoble") or compared with another ("je préfère Dunkerque à Albertville") makes
+no single trip (the rules: `patterns.toml`)."""
+
+from pathlib import Path
+from typing import Iterable, List
+
+from spacy.tokens import Doc, Span
+
+from ...words import Words
+from ..base import Fired, Qualifier
+
+
+class Alternative(Qualifier):
+    attr = "alternative"
+    folder = Path(__file__).parent
+
+    def process(self, doc: Doc, words: Words, mentions: List[Span]) -> Iterable[Fired]:
+        lex = self.lex
+        if not any(w in lex["alternatives"] or w in lex["preferring"] for w in words.lower):
+            return
+        starts, ends = {m.start for m in mentions}, {m.end for m in mentions}
+        links = lex["alternative_links"]
+
+        def names_place(start: int, end: int) -> bool:  # tokens `start:end` name a place, maybe mistyped
+            if not words.text[end - 1].replace("-", "").isalpha():
+                return False
+            text = words.text[start:end]
+            return self.places.resolve(doc[start:end].text) is not None or self.places.name_spans(text) == [
+                (0, end - start)
+            ]
+
+        def place_at(start: int) -> bool:  # a place starts at `start`, after "ou de", "ou bien à"...
+            while start < words.n and words[start] in links:
+                start += 1
+            return start in starts or any(
+                names_place(start, end) for end in range(start + 1, min(start + 4, words.n) + 1)
+            )
+
+        def place_before(end: int) -> bool:  # a place ends at `end`
+            return end in ends or any(names_place(start, end) for start in range(max(0, end - 3), end))
+
+        for k, m in enumerate(mentions):
+            after = m.end + (m.end < words.n and words.text[m.end] == ",")
+            before = m.start
+            while before > 0 and words[before - 1] in links:
+                before -= 1
+            if words[after] in lex["alternatives"] and place_at(after + 1):
+                yield k, "alternative", after
+            elif words[before - 1] in lex["preferring"] and before > 0 and words[after] in lex["locative"]:
+                if place_at(after + 1):  # "je préfère Saintes à Roubaix", not "... Saintes à 8 h"
+                    yield k, "compared", before - 1
+            elif (
+                before > 0
+                and words[before - 1] in lex["alternatives"]
+                and (words[before - 1] == "soit" or place_before(before - 1))
+            ):
+                yield k, "alternative", before - 1

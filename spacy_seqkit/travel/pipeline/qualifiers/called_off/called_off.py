@@ -1,0 +1,90 @@
+"""`seqkit_called_off`: requests that call their trip off ("je ne veux pas aller à Lyon", "j'annule
+mon Paris-Lyon") or tell one gone by and ask for none ("hier je suis allé de Lille à Paris"):
+INVALID, whatever places they name (the rules: `patterns.toml`)."""
+
+from pathlib import Path
+from typing import Iterable, List, Optional
+
+from spacy.tokens import Doc, Span
+
+from ...words import Words
+from ..base import Fired, Qualifier
+
+
+class CalledOff(Qualifier):
+    attr = "called_off"
+    folder = Path(__file__).parent
+
+    def process(self, doc: Doc, words: Words, mentions: List[Span]) -> Iterable[Fired]:
+        cue = self.calls_off(words.lower)
+        if cue is not None:
+            yield None, "called_off", cue
+            return
+        lex, seen = self.lex, set(words.lower)
+        if seen & lex["past_times"] and seen & lex["past_deeds"] and not seen & lex["requesting"]:
+            yield None, "told_of_the_past", next(i for i, w in enumerate(words.lower) if w in lex["past_deeds"])
+
+    def denied_at(self, words: List[str], i: int) -> int:
+        """Where a denied trip ends, its "ne" at `i` ("ne veux pas aller", "n'irai pas", "n'y vais
+        plus", "n'ai pas envie d'aller"), or -1."""
+        lex, n = self.lex, len(words)
+        j = i + 1 + (i + 1 < n and words[i + 1] in lex["object_pronouns"])
+        if j + 1 >= n or words[j + 1] not in lex["denials"]:
+            return -1
+        verb, j = words[j], j + 2
+        if j + 1 < n and words[j] == "du" and words[j + 1] == "tout":
+            j += 2
+        if verb in lex["having"]:  # "je n'ai pas envie d'aller"
+            if words[j : j + 2] != ["envie", "d'"]:
+                return -1
+            verb, j = "veux", j + 2
+        if verb in lex["wanting"]:
+            j += j < n and words[j] in lex["object_pronouns"]
+            if j >= n or words[j] not in lex["to_go"]:
+                return -1
+            j += 1
+        elif verb not in lex["going_or_leaving"]:
+            return -1
+        if j < n and words[j] in lex["object_pronouns"]:  # "faire" / "rendre" need their object
+            return -1
+        if j < n and words[j] not in lex["trip_words"] and words[j] not in lex["clause_ends"]:
+            return -1
+        clause = j
+        while clause < n and words[clause] not in lex["clause_ends"]:
+            if words[clause] in lex["circumstances"] or any(c.isdigit() for c in words[clause]):
+                return -1  # "je ne veux pas aller à Lyon avant midi": the hour denied
+            clause += 1
+        return j
+
+    def asking(self, words: List[str]) -> List[bool]:
+        """For each position, whether a contrast, or a verb of going or needing not denied,
+        stands there or after it (one pass from the end: a long request is read once)."""
+        lex = self.lex
+        asking = [False] * (len(words) + 1)
+        for k in range(len(words) - 1, -1, -1):
+            word = words[k]
+            verb = word in lex["going_or_leaving"] or word in lex["needing"] or word in lex["to_go"]
+            denied = any(w in lex["not"] for w in words[max(0, k - 3) : k])
+            asking[k] = word in lex["contrasts"] or (verb and not denied) or asking[k + 1]
+        return asking
+
+    def calls_off(self, words: List[str]) -> Optional[int]:
+        """Where the words that call the trip off are, or None."""
+        lex, asking = self.lex, None
+        for i, word in enumerate(words):
+            if word in lex["not"]:
+                end = self.denied_at(words, i)
+            elif word in lex["cancelling"] and not any(w in lex["trains"] for w in words[max(0, i - 6) : i]):
+                end = i + 1
+            elif word == "finalement" and words[i + 1 : i + 2] in (["non"], ["pas"]):
+                end = i + 2 + (i + 2 < len(words) and words[i + 2] in lex["clause_ends"])
+                if end < len(words) and words[end] not in lex["saying_so"]:
+                    continue  # "finalement non, (de) Lyon": a correction
+            else:
+                continue
+            if end < 0:
+                continue
+            asking = asking or self.asking(words)
+            if not asking[min(end, len(words))]:
+                return i
+        return None

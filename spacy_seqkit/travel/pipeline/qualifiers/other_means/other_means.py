@@ -1,0 +1,134 @@
+"""`seqkit_other_means`: does a request travel by another means than the train? One that asks for
+no train is INVALID; one that also asks for a train has legs by each, and the places of a clause
+by the other means alone are that leg's ("je vais en voiture de Lyon à Chambéry, puis de Chambéry
+je prends le train pour Modane"). The rules: `patterns.toml`."""
+
+import re
+from pathlib import Path
+from typing import Iterable, List, Optional, Sequence, Set
+
+from spacy.tokens import Doc, Span
+
+from ...base import PLACE
+from ...words import Words
+from ..base import Fired, Qualifier
+
+NEGATION_WINDOW = 3
+
+
+class OtherMeans(Qualifier):
+    attr = "other_means"
+    folder = Path(__file__).parent
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        lex = self.lex
+        # Any word that may name a means, in the raw text: most requests have none, and need no more.
+        words = lex["other_means_words"] | lex["after_determiner"] | lex["cars"] | lex["on_foot"]
+        self.any_means = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(words))) + r")\b", re.IGNORECASE)
+
+    def process(self, doc: Doc, words: Words, mentions: List[Span]) -> Iterable[Fired]:
+        if not self.any_means.search(doc.text):
+            return
+        marked = [m for m in mentions if m.label_ != PLACE]
+        # The words of the places are no means of transport ("je serai à Avion"), unless typed as one.
+        blank = {i for m in marked for i in range(m.start, m.end) if not self.means_read_as_place(words, i, m)}
+        read = ["" if i in blank else w for i, w in enumerate(words.lower)]
+        cue = next((i for i in range(len(read)) if self.mode_at(read, i) and not self.ruled_out(read, i)), None)
+        if cue is None:
+            return
+        legs = self.other_legs(read, {m.start for m in marked})
+        if legs is None:
+            yield None, "other_means", cue
+            return
+        for k, m in enumerate(mentions):
+            if m.start in legs:
+                yield k, "other_leg", m.start
+
+    def names_a_train(self, words: Sequence[str]) -> bool:
+        """A train word, not the "en train de" of an action in progress, nor a train ruled out,
+        compared or refused."""
+        lex = self.lex
+        for i, word in enumerate(words):
+            if word in lex["mode_train_words"] and not self.ruled_out(words, i) and not self.dismissed(words, i):
+                progressive = (
+                    word == "train" and 0 < i < len(words) - 1 and words[i - 1] == "en" and words[i + 1] in lex["from"]
+                )
+                if not progressive:
+                    return True
+        return False
+
+    def dismissed(self, words: Sequence[str], i: int) -> bool:
+        lex = self.lex
+        if any(w in lex["refusing"] for w in words[max(0, i - 5) : i]):
+            return True
+        for j in range(max(0, i - 3), i):
+            if words[j] in lex["that"] and any(w in lex["comparing"] for w in words[max(0, j - 3) : j]):
+                return True
+        return "trop" in words[i + 1 : i + 5]
+
+    def mode_at(self, words: Sequence[str], i: int) -> bool:
+        lex = self.lex
+        word, before = words[i], words[i - 1] if i > 0 else ""
+        after = words[i + 1] if i + 1 < len(words) else ""
+        if word in lex["luggage"]:
+            return before in lex["ridden"]
+        if word in lex["other_leg_words"]:
+            around = words[max(0, i - 2) : i]
+            if any(w in lex["possessives"] for w in around) or (len(around) == 2 and around[0] in lex["having"]):
+                return False
+            if around[-1:] == ["du"] or around == ["de", "l'"]:
+                return False  # left: "je débarque du ferry"
+        if word in lex["flying"]:
+            return before not in lex["made"]  # not "je me suis fait voler mon billet"
+        if word in lex["other_means_words"]:
+            return True
+        if word in lex["after_determiner"]:  # or a flight search's first word: "vol Paris Ajaccio"
+            return before in lex["determiners"] or (i == 0 and word == "vol")
+        if word in lex["cars"]:  # a car, not a train's coach: "voiture 12"
+            return not after.isdigit()
+        if word == "pied":  # walking, not a foot: "à pied"
+            return before in lex["locative"]
+        return word == "stop" and before in lex["hitching"]  # "en stop", "du stop", not a stop sign
+
+    def ruled_out(self, words: Sequence[str], i: int) -> bool:
+        start = max(0, i - NEGATION_WINDOW)
+        if any(w in self.lex["mode_negations"] for w in words[start:i]):
+            return True
+        return any(
+            words[j] in self.lex["that"] and j > 0 and words[j - 1] in self.lex["rather"] for j in range(start, i)
+        )
+
+    def names_another_mode(self, words: Sequence[str]) -> bool:
+        return any(self.mode_at(words, i) and not self.ruled_out(words, i) for i in range(len(words)))
+
+    def other_legs(self, words: Sequence[str], starts: Set[int]) -> Optional[Set[int]]:
+        """The positions of the clauses that travel by another means and name no train; None
+        where the request travels by another means: it names no train, and some clause by another
+        means is neither its return nor what follows it, or the rest names fewer than two places."""
+        clauses, start = [], 0
+        for i in range(len(words) + 1):
+            if i == len(words) or words[i] in self.lex["clause_breaks"]:
+                clause = words[start:i]
+                if self.names_another_mode(clause) and not self.names_a_train(clause):
+                    clauses.append((start, i))
+                start = i + 1
+        legs = {i for s, e in clauses for i in range(s, e)}
+        if not clauses or self.names_a_train(words):
+            return legs
+        then, returns = self.lex["then"], self.lex["returns"]
+        other_legs = all((s > 0 and words[s - 1] in then) or any(w in returns for w in words[s:e]) for s, e in clauses)
+        return legs if other_legs and len([i for i in starts if i not in legs]) >= 2 else None
+
+    def means_read_as_place(self, words: Words, i: int, span: Span) -> bool:
+        """Token `i` of the place mention `span` is a means of transport: the mention's one word
+        or its first before another place ("avion de Belfort"), typed in lowercase ("un billet
+        d'avion", "nice a velo") or after "d'", "en", "l'", or the request's first word before a
+        place's ("Covoiturage Pont Sainte Maxence"); not the town of "je serai à Avion"."""
+        if words[i] not in self.lex["other_means_words"] or i != span.start:
+            return False
+        if i == 0 and span.end > 1:  # "Covoiturage Pont Sainte Maxence ...": a heading
+            return True
+        if i + 1 < span.end and words[i + 1] not in self.lex["read_as_place_joiners"]:
+            return False
+        return words.text[i].islower() or words[i - 1] in self.lex["before_means"]

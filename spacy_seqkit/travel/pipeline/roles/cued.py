@@ -1,0 +1,170 @@
+"""An end the recognizer missed, read from the words before a known place it did not mark (the
+free mentions of `seqkit_places`): a trip with one end, or none, takes such a place as its other
+end where the words say which end it is ("le TER entre Mâcon et Tournus", "je pars de prades pr
+perpignan", "mes parents habitent Tarbes, je voudrais les rejoindre depuis Toulouse"). The rules
+are listed with the steps `lone_end_reversed` and `cued_ends` (`steps.toml`)."""
+
+from typing import Optional, Tuple
+
+from ..lexicon import lexicon
+from ..words import Words, cue_before
+from .cues import cued_role, left_from, role_after, said_role
+from .pairs import bare_pair, ends_of, joined_pair
+from .state import End, Ends, Reading
+
+LEX = lexicon()
+Pair = Tuple[Optional[End], Optional[End]]
+
+
+def _others_home(w: Words, i: int) -> bool:
+    """The place after the cue at `i` is where someone else lives ("mes parents habitent Tarbes",
+    "ma sœur qui vit à Brest"): not "j'habite", "je vis"."""
+    if w[i] in LEX["locative"]:
+        i -= 1
+        if w[i] in LEX["still"]:
+            i -= 1
+    return w[i] in LEX["living"] and w[i - 1] not in LEX["first_person"]
+
+
+def _leads_to(w: Words, end: int, arrival: End) -> bool:
+    """The words from `end` are "à" then the arrival, maybe after a station's words ("de langres a
+    chaumont", "de la gare de Lyon-Part-Dieu à la gare de Grenoble")."""
+    between = LEX["between_cue_and_place"] | LEX["from"] | LEX["station_words"]
+    return (
+        w[end] in LEX["locative"]
+        and end < arrival.start <= end + 4
+        and all(w[i] in between for i in range(end + 1, arrival.start))
+    )
+
+
+def cued(reading: Reading, departure: Optional[End], arrival: Optional[End], free: Ends) -> Pair:
+    """The (departure, arrival) a trip lacks, from the free places `free`, where the words say so."""
+    w = reading.words
+    if departure is None and arrival is None:
+        covered = {i for e in reading.read for i in range(e.start, e.end)} | reading.landmarks
+        covered |= {i for s, e in reading.places.name_spans(w.text) for i in range(s, e)}
+        pair = joined_pair(w, reading.places, covered) or bare_pair(w, reading.places)
+        if pair is not None:
+            return ends_of(reading, pair)
+    if not free:
+        return None, None
+    by_start = {e.start: e for e in free}
+    # "entre X et Y", where X may be an end read already
+    for end in [m for m in (departure, arrival) if m is not None] + list(free):
+        if w[end.start - 1] != "entre" or w[end.end] != "et":
+            continue
+        if w.any_in(end.start - 4, end.start - 1, LEX["choosing"]):
+            return None, None  # "j'hésite entre Lyon et Grenoble"
+        if not w.any_in(end.start - 7, end.start - 1, LEX["train_talk"]):
+            continue
+        second = by_start.get(end.end + 1)
+        new_departure = end if departure is None and by_start.get(end.start) is end else None
+        new_arrival = second if arrival is None else None
+        if new_departure or new_arrival:
+            return new_departure, new_arrival
+    if departure is None and arrival is None:
+        return _neither(reading, free)
+    if arrival is None:
+        return None, _arrival(w, departure, free)  # type: ignore[arg-type]
+    return _departure(w, arrival, free), None
+
+
+def _neither(reading: Reading, free: Ends) -> Pair:
+    w = reading.words
+    if len(free) == 2:  # "un direct Paris Toulouse ?", "Rennes-Saint-Malo, 2 adultes"
+        first, second = free
+        beside = second.start - first.end <= 2 and all(
+            w[i] in LEX["pair_joiners"] - {"et"} for i in range(first.end, second.start)
+        )
+        before = w.any_in(first.start - 3, first.start, LEX["train_talk"] | LEX["travellers"])
+        if beside and (before or w.any_in(second.end, second.end + 4, LEX["travellers"])):
+            return first, second
+    # "Metz comme point de départ et Nancy comme destination": each place said to be one end
+    said = [[e for e in free if role_after(w, e.end, e.start) == role] for role in ("DEPART", "ARRIVEE")]
+    if len(said[0]) == 1 == len(said[1]):
+        return said[0][0], said[1][0]
+    # "mon ami habite à Lille et je veux aller le voir depuis Arras": one place left, then its arrival
+    left = [e for e in free if left_from(w, e.start) or role_after(w, e.end, e.start) == "DEPART"]
+    if len(left) != 1:
+        return None, None
+    arrival = cued(reading, left[0], None, tuple(e for e in free if e is not left[0]))[1]
+    return (left[0], arrival) if arrival is not None else (None, None)
+
+
+def _arrival(w: Words, departure: End, free: Ends) -> Optional[End]:
+    """The arrival of a trip whose departure is read: after an arrival's cue; a place "à" once the
+    departure has been named, or after a verb of going; anywhere once the departure's own words
+    say it is left ("voir ma grand-mère à Guingamp, je pars de Paimpol"), as is the town of a venue
+    ("un concert au Zénith de Lille, je pars d'Amiens"); where someone else lives."""
+    left = cued_role(w, departure.start) == "DEPART"
+    for e in free:
+        i = cue_before(w, e.start)
+        cue = w[i]
+        towards = cue in LEX["from"] and w[i - 1] in LEX["towards"]
+        staying = w[i - 1] in LEX["being"] or w[i - 1] in LEX["living"] or w[i - 1] in LEX["still"]
+        venue = cue in LEX["from"] and w.any_in(i - 3, i, LEX["at"])
+        # "Hendaye depuis Bordeaux Saint-Jean": the request's first place, right before the departure's "depuis"
+        opens = e.start == 0 or w.punct[e.start - 1]
+        comma = w[e.end] == ","
+        before_departure = opens and w[e.end + comma] in LEX["departure_cues"] and departure.start == e.end + comma + 1
+        if (
+            before_departure
+            or cue in LEX["arrival_cues"]
+            or cue in LEX["reaching"]
+            or role_after(w, e.end, e.start) == "ARRIVEE"
+            or towards
+            or (cue in LEX["locative"] and (e.start > departure.start or w[i - 1] in LEX["going_to"]))
+            or (left and ((cue in LEX["locative"] and not staying) or venue))
+            or _others_home(w, i)
+        ):
+            return e
+    return None
+
+
+def _departure(w: Words, arrival: End, free: Ends) -> Optional[End]:
+    """The departure of a trip whose arrival is read: after a departure's cue, said to be one,
+    right before the arrival's "à" ("de langres a chaumont"), or where one lives or is."""
+    staying = LEX["being"] | LEX["living"]
+    for e in free:
+        i = cue_before(w, e.start)
+        cue = w[i]
+        before_arrival = cue in LEX["from"] and _leads_to(w, e.end, arrival)
+        lives = w[i - 1] in staying or (w[i - 1] in LEX["still"] and w[i - 2] in staying)
+        living = cue in LEX["living"] or (cue in LEX["locative"] and lives)
+        if left_from(w, e.start) or role_after(w, e.end, e.start) == "DEPART" or before_arrival or living:
+            return e
+    return None
+
+
+def lone_end_reversed(reading: Reading) -> bool:
+    """The one end read is the other end by the words right before it ("Y a-t-il une gare à
+    Rocamadour ? Je viens de Brive" with Brive read as the arrival); or, no word saying its role,
+    where a free place is said to be that end ("saint malo. jpars de rennes")."""
+    if len(reading.departures) + len(reading.arrivals) != 1:
+        return False
+    end, w = (reading.departures or reading.arrivals)[0], reading.words
+    role = said_role(w, end.start, end.end)
+    if role is not None:
+        return role != ("DEPART" if reading.departures else "ARRIVEE")
+    if reading.departures:
+        return any(left_from(w, e.start) for e in reading.free)
+    return any(cued_role(w, e.start) == "ARRIVEE" for e in reading.free)
+
+
+def roles_reversed(w: Words, departure: End, arrival: End) -> bool:
+    """The departure and arrival read are the other way round by what the words say of them: "...,
+    euh non, l'inverse" after them; the arrival after a departure's cue and the departure after
+    none, or the reverse. An arrow from the departure to the arrival, or the arrival right after
+    the departure, keeps them ("billet pr evreux > st lazare")."""
+    later = departure if departure.end > arrival.end else arrival
+    if later.reversal_after:
+        return True
+    between = w.lower[departure.end : arrival.start]
+    if departure.end <= arrival.start and (
+        all(t in LEX["arrows"] for t in between) or (between[:1] == ["("] and between[-1:] == [")"])
+    ):
+        return False
+    of_departure, of_arrival = said_role(w, departure.start, departure.end), said_role(w, arrival.start, arrival.end)
+    return (of_arrival == "DEPART" and of_departure != "DEPART") or (
+        of_departure == "ARRIVEE" and of_arrival != "ARRIVEE"
+    )

@@ -1,0 +1,52 @@
+"""A name several communes share, read as the one beside the trip's other end: "depuis etaples
+jusqu'a boulogne" is Boulogne-sur-Mer (Pas-de-Calais, as Étaples), not Boulogne-Billancourt, the
+biggest commune of the name, which the name alone stands for; a stop, as the one beside the place
+before it on the way, or after it. The other places a name may stand for come from
+`Places.homonyms(text)` where the places have it (`FrenchPlaces`: communes of 5,000 inhabitants or
+more sharing the typed key); other places keep every end as it resolved."""
+
+from typing import Optional, Sequence
+
+from ...places.place import COMMUNE, Place
+from .state import End, Reading
+
+
+def departement(place: Place) -> Optional[str]:
+    """The département of a place, from its INSEE code ("62" for Étaples, "974" overseas)."""
+    code = place.insee
+    if not code:
+        return None
+    return code[:3] if code.startswith("97") else code[:2]
+
+
+def nearer_homonym(place: Place, other: Place, places: object) -> Place:
+    """`place`, or the commune of the same name in `other`'s département where `place` is not in
+    it; a station named as such stays itself."""
+    homonyms = getattr(places, "homonyms", None)
+    target = departement(other)
+    if homonyms is None or place.kind != COMMUNE or target is None or departement(place) == target:
+        return place
+    return next((p for p in homonyms(place.text) if departement(p) == target), place)
+
+
+def settled(reading: Reading) -> Reading:
+    """The first departure and arrival, each as the homonym beside the other, and each stop as the
+    homonym beside the place before it on the way, else the one after it ("de Dunkerque à Calais,
+    puis Boulogne, puis Amiens": Boulogne-sur-Mer, beside Calais)."""
+    if not reading.departures or not reading.arrivals:
+        return reading
+    departure, arrival = reading.departures[0], reading.arrivals[0]
+    reading = _beside(reading, departure, [arrival])
+    reading = _beside(reading, arrival, [departure])  # beside the departure as read
+    for i in range(len(reading.stops)):
+        way = [reading.departures[0], *reading.stops, reading.arrivals[0]]
+        reading = _beside(reading, way[i + 1], [way[i], way[i + 2]])
+    return reading
+
+
+def _beside(reading: Reading, end: End, others: Sequence[End]) -> Reading:
+    for other in others:
+        place = nearer_homonym(end.place, other.place, reading.places)
+        if place is not end.place:
+            return reading.substituted(end, end.as_(end.role, place))
+    return reading

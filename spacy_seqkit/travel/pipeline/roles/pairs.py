@@ -1,0 +1,165 @@
+"""Pairs and chains of places: the other end right beside the one end read ("albi carmaux"), a
+request that is only two places ("bordeau toulouse") or two places in one dashed token
+("Paris-Saint-Malo"), arrivals chained by "puis", and of several ends read with one role, the one
+its words name first."""
+
+from typing import Optional, Sequence, Tuple
+
+from spacy.tokens import Span
+
+from ...places.contract import Places
+from ...places.place import COMMUNE, STATION
+from ..base import PLACE
+from ..lexicon import lexicon
+from ..mentions.component import named_person
+from ..words import Words, is_word
+from .cues import cued_role, said_role
+from .state import End, Ends, Reading
+
+LEX = lexicon()
+
+
+def then_chained(ends: Ends) -> bool:
+    """Each end after the first follows "puis" or "ensuite" ("aller à Lisieux puis (à) Rouen")."""
+    w = _words(ends[0])
+    return all(w.any_in(e.start - 3, e.start, LEX["then"]) for e in ends[1:])
+
+
+def _words(end: End) -> Words:
+    from ..words import words_of
+
+    return words_of(end.span.doc)
+
+
+def adjacent_place(reading: Reading, end: End, after: bool, max_tokens: int) -> Optional[End]:
+    """A known place right after (or before) `end`, of at most `max_tokens` tokens, with at most two
+    joining tokens between ("-", "/", "->", "et", ",", "vers"), that no end read covers: the
+    other end of "albi carmaux"; None where "ou" follows it, or it is ruled out."""
+    doc, w, places = reading.doc, reading.words, reading.places
+    taken = {i for e in reading.read for i in range(e.start, e.end)}
+    joiners = LEX["pair_joiners"] | LEX["ordered_joiners"]
+    step = 1 if after else -1
+    i = end.end if after else end.start - 1
+    for _ in range(2):
+        if 0 <= i < len(doc) and w[i] in joiners:
+            i += step
+    if not 0 <= i < len(doc) or i in taken or not is_word(doc[i]):  # "Bordeaux Saint-Jean - La Rochelle"
+        return None
+    for size in range(min(max_tokens, len(doc)), 0, -1):
+        start, stop = (i, i + size) if after else (i - size + 1, i + 1)
+        if start < 0 or stop > len(doc) or any(j in taken for j in range(start, stop)):
+            continue
+        part = doc[start:stop]
+        if not (is_word(part[0]) and is_word(part[-1])):  # "Paris Saint-Lazare"
+            continue
+        place = places.place(part.text)
+        if place is not None:
+            if w[stop if after else start - 1] == "ou":
+                return None  # "lille flandres ou lille europe vers arras": one of two, no end
+            known = next((e for e in reading.mentions if e.start == start and e.end == stop), None)
+            if (known is not None and known.ruled_out) or named_person(w, start):
+                return None  # "de Paris à Vienne en Autriche", "Mme Laval"
+            return known or End(Span(doc, start, stop, label=PLACE), place, PLACE)
+    return None
+
+
+def pair_beside(reading: Reading, end: End, max_tokens: int) -> Optional[Tuple[End, End]]:
+    """The (departure, arrival) of a bare pair of which the recognizer read one, `end`: the place
+    right after a departure or before an arrival; else, for a departure no word says is one, the
+    place written as a name right before it that opens the request or a sentence, which departs
+    ("Saint-Étienne Lille Europe samedi" with only Lille Europe read). None where there is none."""
+    departs = end.role == "DEPART"
+    other = adjacent_place(reading, end, departs, max_tokens)
+    if other is None and departs and said_role(reading.words, end.start, end.end) is None:
+        departs = False
+        other = adjacent_place(reading, end, departs, max_tokens)
+        if other is not None and not _opens_a_pair(reading.words, other, end):
+            return None
+    if other is None:
+        return None
+    if departs:
+        return end.as_("DEPART"), other.as_("ARRIVEE")
+    return other.as_("DEPART"), end.as_("ARRIVEE")
+
+
+def _opens_a_pair(w: Words, first: End, second: End) -> bool:
+    """`first` right before `second`, opening the request or a sentence, written as a name."""
+    opens = first.start == 0 or w.punct[first.start - 1]
+    return first.end == second.start and opens and not w.is_lower[first.start]
+
+
+def cued_first(found: Ends, role: str) -> Ends:
+    """Several ends read with one `role`: the last one a correction brings first; else the first
+    after no cue of it and exactly one other after its cue, that one first ("Signé : Marie
+    Lourdes. Je pars de Dax pour aller à Bayonne"); those where someone lives, works or is after
+    the others; and a station before its own town ("vers Paris ... jusqu'à Paris Bercy")."""
+    if len(found) < 2:
+        return found
+    found = _cue_first(found, role)
+    homes = tuple(f for f in found if f.home)
+    if homes and len(homes) < len(found):  # "je bosse à Levallois, ... voir mes parents à Lisieux"
+        found = tuple(f for f in found if not f.home) + homes
+    town = found[0].name if found[0].place.kind == COMMUNE else None
+    station = next((f for f in found[1:] if f.place.kind == STATION and f.place.commune == town), None)
+    return found if station is None else (station,) + tuple(f for f in found if f is not station)
+
+
+def _cue_first(found: Ends, role: str) -> Ends:
+    corrected = [f for f in found[1:] if f.brings_correction]
+    if corrected:  # "je pars de Nantes pour Rennes, finalement plutôt au départ d'Angers"
+        return (corrected[-1],) + tuple(f for f in found if f is not corrected[-1])
+    w = _words(found[0])
+    if cued_role(w, found[0].start) == role:
+        return found
+    cued = [f for f in found[1:] if cued_role(w, f.start) == role]
+    return found if len(cued) != 1 else (cued[0],) + tuple(f for f in found if f is not cued[0])
+
+
+def bare_pair(w: Words, places: Places) -> Optional[Tuple[Tuple[int, Optional[object]], ...]]:
+    """The two places of a request that is only them ("bordeau toulouse", "grenobel lyon demain",
+    "lile - arras 8h"): besides them, only a date, an hour, a ticket's words and politeness, and
+    only joiners between them; each a single word `places` reads (a slip included), the two
+    different and no one place together ("Albigny - Neuville"). ((position, place), ...) or None."""
+    around, joiners = LEX["around_a_pair"], LEX["pair_joiners"]
+    kept = [i for i in range(w.n) if not (w.punct[i] or w.num[i] or w[i] in around or w[i] in joiners)]
+    kept = [i for i in kept if not any(c.isdigit() for c in w.text[i])]  # "8h30", "14/05"
+    if len(kept) != 2 or not all(w.alpha[i] for i in kept):
+        return None
+    first, second = kept
+    if any(not (w.punct[i] or w[i] in joiners) for i in range(first + 1, second)):
+        return None
+    if places.place(w.doc[first : second + 1].text) is not None:
+        return None  # one place of two words: "Albigny - Neuville", a station
+    found = [places.place(w.text[i]) for i in kept]
+    if found[0] is None or found[1] is None or found[0].name == found[1].name:
+        return None
+    return (first, found[0]), (second, found[1])
+
+
+def joined_pair(w: Words, places: Places, covered: set) -> Optional[Tuple[Tuple[int, object], Tuple[int, object]]]:
+    """Two places joined by a dash in one token that no place names as a whole: spaCy's French
+    tokenizer keeps "Paris-Saint-Malo" as one word. The one way to cut it into two exact names of
+    places, if there is exactly one. ((position, place), (position, place)) or None."""
+    for i, text in enumerate(w.text):
+        if "-" not in text or not text.replace("-", "").isalpha() or i in covered:
+            continue
+        with_article = w.doc[max(0, i - 1) : i + 1].text  # "La Croix-Saint-Ouen": Lacroix-Saint-Ouen
+        if places.place(text) is not None or places.place(with_article) is not None:
+            continue
+        pieces, cuts = text.split("-"), []
+        for k in range(1, len(pieces)):
+            left, right = "-".join(pieces[:k]), "-".join(pieces[k:])
+            if places.name_spans([left]) == [(0, 1)] and places.name_spans([right]) == [(0, 1)]:
+                first, second = places.place(left), places.place(right)
+                if first is not None and second is not None:
+                    cuts.append((first, second))
+        if len(cuts) == 1:
+            return (i, cuts[0][0]), (i, cuts[0][1])
+    return None
+
+
+def ends_of(reading: Reading, pair: Sequence[Tuple[int, object]]) -> Tuple[End, End]:
+    """The (departure, arrival) ends of a pair of (position, place)."""
+    doc = reading.doc
+    made = [End(Span(doc, i, i + 1, label=PLACE), place, PLACE) for i, place in pair]  # type: ignore[arg-type]
+    return made[0].as_("DEPART"), made[1].as_("ARRIVEE")

@@ -1,0 +1,169 @@
+"""The steps `seqkit_trip` reads a request's roles through, in the order its config names them
+(`steps`): each takes the `Reading` and returns a new one. They are registered by name in
+`trip_steps` (entry point group `spacy_seqkit_trip_steps`: another package may add its own) and
+documented in `steps.toml`, from which the rules table of docs/travel.md is made."""
+
+from dataclasses import replace
+
+import catalogue
+
+from ..mentions.names import MAX_NAME_TOKENS
+from .cued import cued, lone_end_reversed, roles_reversed
+from .homonyms import settled
+from .pairs import cued_first, pair_beside, then_chained
+from .state import Ends, Reading
+
+trip_steps = catalogue.create("spacy_seqkit", "trip_steps", entry_points=True)
+
+
+@trip_steps.register("ruled_out")
+def ruled_out(r: Reading) -> Reading:
+    if not any(e.ruled_out for e in r.read):
+        return r
+    kept = tuple(e for e in r.read if not e.ruled_out)
+    cues = {(c.get("mention"), c["rule"]): c["cue"] for c in r.doc._.cues or () if c.get("cue")}
+    why = []
+    for e in r.read:
+        if e.ruled_out:
+            cue = cues.get((e.span.text, e.ruled_out.split(".", 1)[1]))
+            why.append({"rule": e.ruled_out, "mention": e.span.text, **({"cue": cue} if cue else {})})
+    return replace(r, read=kept, why=r.why + tuple(why))
+
+
+@trip_steps.register("other_legs")
+def other_legs(r: Reading) -> Reading:
+    by_train = tuple(e for e in r.read if not e.other_leg)
+    if len({e.name for e in by_train}) >= 2 and len(by_train) < len(r.read):
+        return replace(r, read=by_train)  # "en voiture de Lyon à Dijon, puis le train pour Sens"
+    return r
+
+
+@trip_steps.register("ends_by_role")
+def ends_by_role(r: Reading) -> Reading:
+    ends = r.read
+    departures = tuple(e for e in ends if e.role == "DEPART")
+    arrivals = tuple(e for e in ends if e.role == "ARRIVEE")
+    if not departures and len(arrivals) >= 2:
+        departures, arrivals = arrivals[:1], arrivals[1:]
+    elif not arrivals and len(departures) >= 2:
+        departures, arrivals = departures[:1], departures[1:]
+    stops = tuple(e for e in ends if e.role == "VIA" and not e.home)
+    if stops and arrivals and all(a.home for a in arrivals):
+        arrivals = ()  # "je rentre au Mans, et la semaine je travaille à Paris": Le Mans
+    return _roles(r, departures, arrivals, stops)
+
+
+def _roles(r: Reading, departures: Ends, arrivals: Ends, stops: Ends) -> Reading:
+    """`r` with those ends, itself where they are its own."""
+    if (departures, arrivals, stops) == (r.departures, r.arrivals, r.stops):
+        return r
+    return replace(r, departures=departures, arrivals=arrivals, stops=stops)
+
+
+@trip_steps.register("stops_as_ends")
+def stops_as_ends(r: Reading) -> Reading:
+    departures, arrivals, stops = r.departures, r.arrivals, r.stops
+    if not arrivals and stops:
+        arrivals, stops = stops[-1:], stops[:-1]
+    if not departures and stops:
+        departures, stops = stops[:1], stops[1:]
+    return _roles(r, departures, arrivals, stops)
+
+
+@trip_steps.register("chain")
+def chain(r: Reading) -> Reading:
+    if r.departures and len(r.arrivals) >= 2 and not r.stops:
+        if r.departures[0] is r.read[0] or then_chained(r.arrivals):
+            return replace(r, stops=r.arrivals[:-1], arrivals=r.arrivals[-1:])
+    return r
+
+
+@trip_steps.register("cued_first")
+def first_by_cue(r: Reading) -> Reading:
+    departures, arrivals = cued_first(r.departures, "DEPART"), cued_first(r.arrivals, "ARRIVEE")
+    if departures and len(arrivals) > 1 and arrivals[0].name == departures[0].name:
+        arrivals = arrivals[1:] + arrivals[:1]  # "je bosse à Grenoble, ... de Grenoble à Valence"
+    return _roles(r, departures, arrivals, r.stops)
+
+
+@trip_steps.register("pair_beside")
+def pair_beside_end(r: Reading) -> Reading:
+    if r.stops or bool(r.departures) == bool(r.arrivals):
+        return r
+    end = (r.departures or r.arrivals)[0]
+    pair = pair_beside(r, end, MAX_NAME_TOKENS)
+    if pair is None:
+        return r
+    other = pair[1] if pair[0].span is end.span else pair[0]
+    if any(i in r.landmarks for i in range(other.start, other.end)):
+        return r
+    read = tuple(e for e in r.read if e is not end)
+    return replace(r, read=tuple(sorted(read + pair, key=lambda e: e.start)), departures=pair[:1], arrivals=pair[1:])
+
+
+@trip_steps.register("lone_end_reversed")
+def lone_end_swapped(r: Reading) -> Reading:
+    if r.stops or not lone_end_reversed(r):
+        return r
+    return replace(r, departures=r.arrivals, arrivals=r.departures)
+
+
+@trip_steps.register("cued_ends")
+def cued_ends(r: Reading) -> Reading:
+    if r.stops or (r.departures and r.arrivals):
+        return r
+    departure = r.departures[0] if r.departures else None
+    arrival = r.arrivals[0] if r.arrivals else None
+    found = cued(r, departure, arrival, r.free)
+    new = [(e.as_(role), role) for e, role in zip(found, ("DEPART", "ARRIVEE")) if e is not None and not e.ruled_out]
+    for end, role in new:
+        if role == "DEPART":
+            r = replace(r, departures=r.departures + (end,), read=r.with_read(end))
+        else:
+            r = replace(r, arrivals=r.arrivals + (end,), read=r.with_read(end))
+    return r
+
+
+@trip_steps.register("roles_reversed")
+def reversed_roles(r: Reading) -> Reading:
+    if len(r.departures) == 1 == len(r.arrivals) and roles_reversed(r.words, r.departures[0], r.arrivals[0]):
+        return replace(r, departures=r.arrivals, arrivals=r.departures)
+    return r
+
+
+@trip_steps.register("homonyms")
+def homonyms(r: Reading) -> Reading:
+    return settled(r)
+
+
+@trip_steps.register("return_leg")
+def return_leg(r: Reading) -> Reading:
+    if r.departures and r.arrivals and r.stops and r.arrivals[0].name == r.departures[0].name:
+        return replace(r, arrivals=r.stops[-1:], stops=r.stops[:-1])  # "de Brest à Quimper, je rentre à Brest lundi"
+    return r
+
+
+@trip_steps.register("alternative")
+def alternative(r: Reading) -> Reading:
+    doubt = [e for e in r.departures[:1] + r.arrivals[:1] if e.alternative]
+    if doubt:  # "de Nîmes ou d'Arles à Aix": no single trip
+        why = tuple({"rule": f"alternative.{e.alternative}", "mention": e.span.text} for e in doubt)
+        return replace(r, departures=(), arrivals=(), stops=(), why=r.why + why)
+    return r
+
+
+DEFAULT_STEPS = [
+    "ruled_out",
+    "other_legs",
+    "ends_by_role",
+    "stops_as_ends",
+    "chain",
+    "cued_first",
+    "pair_beside",
+    "lone_end_reversed",
+    "cued_ends",
+    "roles_reversed",
+    "homonyms",
+    "return_leg",
+    "alternative",
+]

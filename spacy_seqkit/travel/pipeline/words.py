@@ -1,0 +1,111 @@
+"""A doc's words, read once (`Words`, shared by every pipe that reads the doc), and how a mention
+is written: as a proper name, or in a text that shouts (all capitals)."""
+
+import re
+import weakref
+from typing import List, Optional
+
+from spacy.attrs import IS_ALPHA, IS_LOWER, IS_PUNCT, IS_STOP, IS_TITLE, LIKE_NUM, LOWER, ORTH, SPACY
+from spacy.tokens import Doc, Span, Token
+
+from .lexicon import fold, lexicon
+
+_FLAGS = [ORTH, LOWER, IS_PUNCT, IS_STOP, IS_ALPHA, LIKE_NUM, IS_LOWER, IS_TITLE, SPACY]
+_WORD_PARTS = re.compile(r"[-'’]")
+_read: "weakref.WeakKeyDictionary[Doc, Words]" = weakref.WeakKeyDictionary()
+
+
+class Words:
+    """The words of a doc as the rules compare them: `w[i]` is token i's text lowercase with the
+    apostrophe folded, "" outside the doc (rules read around a place without minding the doc's
+    edges); `text`, and the flags, are the tokens' own. One `to_array` read, not a Token each."""
+
+    __slots__ = ("doc", "text", "lower", "punct", "stop", "alpha", "num", "is_lower", "title", "space", "n")
+
+    def __init__(self, doc: Doc) -> None:
+        strings = doc.vocab.strings
+        rows = doc.to_array(_FLAGS).tolist() if len(doc) else []
+        self.doc = doc
+        self.n = len(rows)
+        self.text = [strings[r[0]] for r in rows]
+        self.lower = [fold(strings[r[1]]) for r in rows]
+        self.punct, self.stop, self.alpha, self.num, self.is_lower, self.title, self.space = (
+            [bool(r[k]) for r in rows] for k in range(2, 9)
+        )
+
+    def __getitem__(self, i: int) -> str:
+        return self.lower[i] if 0 <= i < self.n else ""
+
+    def __len__(self) -> int:
+        return self.n
+
+    def any_in(self, start: int, end: int, words) -> bool:
+        """Some word of `start:end` (clipped to the doc) is one of `words`."""
+        return any(w in words for w in self.lower[max(0, start) : max(0, end)])
+
+
+def words_of(doc: Doc) -> Words:
+    """The doc's `Words`, read the first time a pipe asks and kept while the doc lives."""
+    found = _read.get(doc)
+    if found is None or found.n != len(doc):
+        found = _read[doc] = Words(doc)
+    return found
+
+
+def cue_before(words: Words, start: int) -> int:
+    """Where the word before `start` is, hesitations and articles aside ("au départ de euh
+    saintes")."""
+    i, between = start - 1, lexicon()["between_cue_and_place"]
+    while words[i] in between:
+        i -= 1
+    return i
+
+
+def is_word(token: Token) -> bool:
+    """Letters only, or letters joined by dashes or apostrophes: "Saint-Lazare", "l'Isle"."""
+    return token.is_alpha or all(part.isalpha() for part in _WORD_PARTS.split(token.text))
+
+
+def is_shouting(doc: Doc) -> bool:
+    """Most letters of the text are capitals: every word looks like a name there."""
+    letters = [c for c in "".join(words_of(doc).text) if c.isalpha()]
+    return bool(letters) and sum(c.isupper() for c in letters) > 0.5 * len(letters)
+
+
+class ShoutingText:
+    """Whether a doc's text shouts, read the first time it is asked and kept."""
+
+    def __init__(self, doc: Doc) -> None:
+        self.doc = doc
+        self.value: Optional[bool] = None
+
+    def __bool__(self) -> bool:
+        if self.value is None:
+            self.value = is_shouting(self.doc)
+        return self.value
+
+
+def opens_sentence(span: Span) -> bool:
+    doc = span.doc
+    return span.start == 0 or doc[span.start - 1].text in lexicon()["sentence_ends"]
+
+
+def looks_like_name(span: Span, shouting=None) -> bool:
+    """Written as a proper name: capitalised, not at the start of a sentence (where any word
+    is), not in all-caps text (where every word is), every other word capitalised or a name
+    particle ("Port-sur-Saône")."""
+    if opens_sentence(span) or (shouting if shouting is not None else is_shouting(span.doc)):
+        return False
+    words: List[str] = [w for t in span for w in t.text.split("-") if w]
+    particles = lexicon()["name_particles"]
+    return bool(words) and words[0][:1].isupper() and all(w[:1].isupper() or fold(w) in particles for w in words)
+
+
+def capital_of_the_sentence(span: Span) -> bool:
+    """An article and words in lowercase, opening a sentence: "La réunion est à Toulouse". The
+    article's capital is the sentence's: the mention reads as typed in lowercase, where an
+    everyday word after an article names no village."""
+    first = span[0].text
+    if len(span) < 2 or first != first.capitalize() or fold(first) not in lexicon()["articles"]:
+        return False
+    return opens_sentence(span) and all(t.is_lower or not t.is_alpha for t in span[1:])
