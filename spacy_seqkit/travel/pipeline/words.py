@@ -24,13 +24,12 @@ class Words:
 
     def __init__(self, doc: Doc) -> None:
         strings = doc.vocab.strings
-        rows = doc.to_array(_FLAGS).tolist() if len(doc) else []
-        self.doc = doc
-        self.n = len(rows)
-        self.text = [strings[r[0]] for r in rows]
-        self.lower = [fold(strings[r[1]]) for r in rows]
+        columns = doc.to_array(_FLAGS).T.tolist() if len(doc) else [[]] * len(_FLAGS)
+        self.doc, self.n = doc, len(doc)
+        self.text = [strings[key] for key in columns[0]]
+        self.lower = [w.replace("’", "'") if "’" in w else w for w in map(strings.__getitem__, columns[1])]
         self.punct, self.stop, self.alpha, self.num, self.is_lower, self.title, self.space = (
-            [bool(r[k]) for r in rows] for k in range(2, 9)
+            list(map(bool, column)) for column in columns[2:]
         )
 
     def __getitem__(self, i: int) -> str:

@@ -61,7 +61,8 @@ class PlaceMentions(ReadingPipe):
         doc.spans[KEY] = [span for span, _ in mentions]
         for span, place in mentions:
             span._.place = place
-        doc.spans["landmarks"] = [doc[i : i + 1] for i in sorted(landmark)]
+        if landmark:
+            doc.spans["landmarks"] = [doc[i : i + 1] for i in sorted(landmark)]
         return doc
 
     def mentions(self, doc: Doc) -> Tuple[List[Found], Set[int]]:
