@@ -19,7 +19,7 @@ trip is answered with its route over the network, and the reason is given."""
 
 import datetime as dt
 from dataclasses import replace
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..pipeline.trip import INVALID
 from ..routes import NoRoute, RailNetwork, Route, RouteResult
@@ -284,17 +284,15 @@ class JourneyAnswers:
         self.network = network if network is not None else RailNetwork.load()
         self.day, self.time, self.today = day, time, today
 
-    def journey(self, answer) -> Tuple[Union[JourneyResult, RouteResult], When]:
-        """The answer's journey, or its network route where no train answers, and when."""
+    def journey(self, answer) -> Tuple[JourneyResult, When]:
+        """The answer's journey (or why there is none) and when it leaves."""
         when = departure(answer.sentence, self.day, self.time, self.today)
         journey = trip_journey(self.planner, self.network, answer.stations, answer.places, answer.communes, when)
         return journey, when
 
     def __call__(self, answer) -> Tuple[List[str], Optional[str]]:
         journey, _ = self.journey(answer)
-        if isinstance(journey, Journey):
+        if not isinstance(journey, NoJourney):
             return [answer.id, *(stop.name for stop in journey.stops)], None
         route = route_stations(self.network, answer.stations, answer.places, answer.communes)
-        if isinstance(route, NoRoute):
-            return route_row(answer.id, route), f"{journey.reason}; {route.reason}"
-        return route_row(answer.id, route), journey.reason
+        return route_row(answer.id, route), route.reason if isinstance(route, NoRoute) else journey.reason

@@ -298,9 +298,9 @@ class JourneyPlanner:
         )
         if best >= INF:
             return INF, 0
-        stations = np.array(sorted(targets), dtype=np.int64)
-        extra = np.array([targets[s] for s in stations.tolist()], dtype=np.int64)
-        reach = lab["arrive"][stations, : max_trains + 1].astype(np.int64) + extra[:, None]
+        ends = np.array(sorted(targets), dtype=np.int64)
+        egress = np.array([targets[s] for s in ends.tolist()], dtype=np.int64)
+        reach = lab["arrive"][ends, : max_trains + 1].astype(np.int64) + egress[:, None]
         trains = int(np.flatnonzero((reach == best).any(axis=0))[0])
         return int(best), trains
 
