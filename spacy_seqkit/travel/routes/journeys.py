@@ -113,6 +113,7 @@ class JourneyPlanner:
         city_transfer_minutes: int = CITY_TRANSFER_MINUTES,
         paris_transfer_minutes: int = PARIS_TRANSFER_MINUTES,
         max_trains: int = MAX_TRAINS,
+        city_transfers: bool = True,
     ) -> None:
         for name, value in (
             ("change_minutes", change_minutes),
@@ -135,7 +136,7 @@ class JourneyPlanner:
             if city:
                 cities.setdefault(city, []).append(s)
         pairs: List[List[Tuple[int, int]]] = [[] for _ in range(n)]
-        for city, members in cities.items():
+        for city, members in cities.items() if city_transfers else ():
             minutes = paris_transfer_minutes if city == PARIS else city_transfer_minutes
             for a in members:
                 pairs[a].extend((b, minutes * 60) for b in members if b != a and self._km(a, b) <= CITY_TRANSFER_KM)
@@ -151,6 +152,7 @@ class JourneyPlanner:
             "ready_from": np.empty((n, k), dtype=np.int32),
             "ready_min": np.empty(n, dtype=np.int32),
             "arrive": np.empty((n, k), dtype=np.int32),
+            "arrive_min": np.empty(n, dtype=np.int32),
             "arrive_hop": np.empty((n, k), dtype=np.int32),
             "arrive_board": np.empty((n, k), dtype=np.int32),
             "trip_trains": np.empty(3 * tt.n_trains, dtype=np.int32),
@@ -264,7 +266,7 @@ class JourneyPlanner:
         """Run the scan from the `ready` times at the first stations to `targets` (station ->
         time from it to the destination): (best arrival, fewest trains reaching it)."""
         lab = self._labels
-        for name in ("ready", "ready_min", "arrive", "trip_trains"):
+        for name in ("ready", "ready_min", "arrive", "arrive_min", "trip_trains"):
             lab[name].fill(INF)
         lab["ready_from"].fill(-1)
         lab["extra"].fill(-1)
@@ -285,6 +287,7 @@ class JourneyPlanner:
             lab["ready_from"],
             lab["ready_min"],
             lab["arrive"],
+            lab["arrive_min"],
             lab["arrive_hop"],
             lab["arrive_board"],
             lab["trip_trains"],

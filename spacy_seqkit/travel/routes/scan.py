@@ -32,6 +32,7 @@ def scan_connections(
     ready_from,
     ready_min,
     arrive,
+    arrive_min,
     arrive_hop,
     arrive_board,
     trip_trains,
@@ -69,13 +70,16 @@ def scan_connections(
             continue
         b = dst[c]
         t_arr = arr[c]
-        dominated = False
-        for k in range(trains + 1):
-            if arrive[b, k] <= t_arr:
-                dominated = True
-                break
-        if dominated:
-            continue
+        if arrive_min[b] <= t_arr:  # an arrival as early with any number of trains: one test, mostly enough
+            dominated = False
+            for k in range(trains + 1):
+                if arrive[b, k] <= t_arr:
+                    dominated = True
+                    break
+            if dominated:
+                continue
+        else:
+            arrive_min[b] = t_arr
         arrive[b, trains] = t_arr
         arrive_hop[b, trains] = c
         arrive_board[b, trains] = trip_board[t]
