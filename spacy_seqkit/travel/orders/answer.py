@@ -47,6 +47,7 @@ def answer_orders(nlp, orders: Iterable[Order], batch_size: int = 64) -> Iterato
             tuple(tuple(v.uics) if v is not None else () for v in values),
             tuple(v.insee if v is not None else None for v in values),
             order.sentence if values else "",
+            tuple(v.kind if v is not None else "" for v in values),
         )
 
 

@@ -150,7 +150,9 @@ class Answer(NamedTuple):
     for INVALID), why it could not be read, if so, the UIC codes of the
     stations serving each place (what a route starts from), and the INSEE code
     of each place's commune (a place without station is served by the nearest), and the
-    request itself for a trip (its day and time choose the trains of a journey)."""
+    request itself and each place's kind (commune, station) for a trip (its day and time
+    choose the trains of a journey; a commune whose stations no train calls at is served by
+    the nearest stations that trains call at, a station with no train is not)."""
 
     line: int
     id: str
@@ -159,6 +161,7 @@ class Answer(NamedTuple):
     stations: Tuple[Tuple[str, ...], ...] = ()
     communes: Tuple[Optional[str], ...] = ()
     sentence: str = ""
+    kinds: Tuple[str, ...] = ()
 
     def row(self, steps: bool = False) -> List[str]:
         """`id,departure,arrival` or `id,INVALID`; with `steps`, the stops between the

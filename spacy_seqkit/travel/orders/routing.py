@@ -22,6 +22,7 @@ from dataclasses import replace
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..pipeline.trip import INVALID
+from ..places.place import STATION
 from ..routes import NoRoute, RailNetwork, Route, RouteResult
 from ..routes.communes import CommunePoints
 from ..routes.journeys import ACCESS_MINUTES_PER_KM, Journey, JourneyPlanner, JourneyResult, Leg, NoJourney
@@ -176,27 +177,33 @@ def trip_journey(
     names: Sequence[str],
     communes: Sequence[Optional[str]],
     when: When,
+    kinds: Sequence[str] = (),
 ) -> JourneyResult:
     """The journey of a trip leaving at `when`: from the principal stations of each place
-    that trains call at (`RailNetwork.principal`, else any of its stations trains call at),
-    a commune no station serves from the stations with trains nearest to it (within 35 km,
-    reached at ACCESS_MINUTES_PER_KM); NoJourney, with its reason, where no train answers."""
+    that trains call at (`RailNetwork.principal`, else any of its stations trains call at);
+    a commune no station with trains serves from the stations with trains nearest to it
+    (within 35 km, reached at ACCESS_MINUTES_PER_KM, not those of the other places); NoJourney,
+    with its reason, where no train answers (a station, `kinds[i] == "station"`, no train
+    calls at)."""
     if len(stations) < 2 or len(stations) != len(names):
         return NoJourney("no trip to route")
     ends: List[List[int]] = []
     access: Dict[int, float] = {}
     serves: Dict[int, Tuple[str, float]] = {}
+    own = [set(planner.served(codes)) for codes in stations]
     for i, (codes, name) in enumerate(zip(stations, names)):
-        if codes:
-            found = planner.served(network.principal(codes, name, town=name)) or planner.served(codes)
-            if not found:
-                return NoJourney(f"no train of the timetable calls at {name}")
-        else:
+        found = planner.served(network.principal(codes, name, town=name)) or planner.served(codes) if codes else []
+        if codes and not found and i < len(kinds) and kinds[i] == STATION:
+            return NoJourney(f"no train of the timetable calls at {name}")
+        if not found:
             insee = communes[i] if i < len(communes) else None
             point = CommunePoints.load().point(insee) if insee else None
             if point is None:
-                return NoJourney(f"no station serves {name}")
-            near = planner.nearest(*point, NEAREST_KM, NEAREST_COUNT)
+                return NoJourney(f"no train of the timetable calls at {name}" if codes else f"no station serves {name}")
+            # the stations near it, but not those of the other places (Fougères's nearest is Vitré)
+            others = set().union(*(o for j, o in enumerate(own) if j != i))
+            near = [(u, km) for u, km in planner.nearest(*point, NEAREST_KM, 3 * NEAREST_COUNT) if u not in others]
+            near = near[:NEAREST_COUNT]
             if not near:
                 return NoJourney(f"no station with trains within {NEAREST_KM:.0f} km of {name}")
             found = [uic for uic, _ in near]
@@ -287,7 +294,9 @@ class JourneyAnswers:
     def journey(self, answer) -> Tuple[JourneyResult, When]:
         """The answer's journey (or why there is none) and when it leaves."""
         when = departure(answer.sentence, self.day, self.time, self.today)
-        journey = trip_journey(self.planner, self.network, answer.stations, answer.places, answer.communes, when)
+        journey = trip_journey(
+            self.planner, self.network, answer.stations, answer.places, answer.communes, when, answer.kinds
+        )
         return journey, when
 
     def __call__(self, answer) -> Tuple[List[str], Optional[str]]:

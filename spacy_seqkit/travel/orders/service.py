@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from ..pipeline.trip import LABELS, Trip
-from .answer import answer_batch, trip_of
+from .answer import answer_batch, trip_of, trip_values
 from .format import Order, clean_text, limit_error, row_writer
 from .routing import (
     journey_json,
@@ -135,11 +135,12 @@ class Resolver:
     def route_of(self, trip: Trip):
         return route_stations(self.network, trip_stations(trip), trip.places(), trip_communes(trip))
 
-    def journey_of(self, text: str, places, stations, communes, when: Any = None) -> Dict[str, Any]:
+    def journey_of(self, text: str, places, stations, communes, kinds, when: Any = None) -> Dict[str, Any]:
         """The journey JSON of a trip: leaving when the request says, else at `when`."""
         day, time = when if isinstance(when, tuple) else (None, None)
         leaving = departure(text, day, time)
-        return journey_json(trip_journey(self.planner, self.network, stations, places, communes, leaving), leaving)
+        journey = trip_journey(self.planner, self.network, stations, places, communes, leaving, kinds)
+        return journey_json(journey, leaving)
 
     def routed(self, text: Any, when: Any = None) -> Dict[str, Any]:
         """The answer to a text with its route, or RequestError (422) without a trip."""
@@ -180,7 +181,14 @@ class Resolver:
         if with_route:
             answer["route"] = route_json(self.route_of(trip)) if trip.is_valid else None
             answer["journey"] = (
-                self.journey_of(text, trip.places(), trip_stations(trip), trip_communes(trip), leaving)
+                self.journey_of(
+                    text,
+                    trip.places(),
+                    trip_stations(trip),
+                    trip_communes(trip),
+                    [v.kind if v is not None else "" for v in trip_values(trip)],
+                    leaving,
+                )
                 if trip.is_valid
                 else None
             )
@@ -194,7 +202,7 @@ class Resolver:
             answer = {"id": a.id, "valid": bool(a.places), "places": list(a.places), "error": a.error}
             if self.route:
                 route = route_stations(self.network, a.stations, a.places, a.communes) if a.places else None
-                journey = self.journey_of(a.sentence, a.places, a.stations, a.communes) if a.places else None
+                journey = self.journey_of(a.sentence, a.places, a.stations, a.communes, a.kinds) if a.places else None
                 if journey is not None and journey["found"]:
                     answer["line"] = csv_line([a.id, *(stop["name"] for stop in journey["stops"])])
                 else:

@@ -30,7 +30,7 @@ CITY_TRANSFER_MINUTES = 30  # from one station of a city to another
 PARIS_TRANSFER_MINUTES = 60  # between Paris's terminals, across the city
 PARIS = "75056"
 CITY_TRANSFER_KM = 8.0  # stations of a city farther apart are not joined (Aix-en-Provence TGV, 12 km out)
-MAX_TRAINS = 8  # trains in one journey, at most
+MAX_TRAINS = 12  # trains in one journey, at most
 ACCESS_MINUTES_PER_KM = 1.5  # to a station near a commune no train serves: 40 km/h over the straight distance
 
 
@@ -224,7 +224,8 @@ class JourneyPlanner:
             if found is None:
                 here, there = labels[i], labels[i + 1]
                 return NoJourney(
-                    f"no train from {here} to {there} leaving after {_clock(start, midnight)} that day or the next"
+                    f"no train from {here} to {there} leaving after {_clock(start, midnight)} that day or the next "
+                    f"(in {self.max_trains} trains or fewer)"
                 )
             legs.extend(found)
             # the next part leaves the stop reached, after a change

@@ -164,3 +164,70 @@ def test_journeys_are_the_same_however_often_asked(planner):
     first = planner.journey([NICE], [BORDEAUX], when)
     planner.journey([AMIENS], [MARSEILLE], dt.datetime(2024, 7, 6, 6, 0))
     assert planner.journey([NICE], [BORDEAUX], when) == first
+
+
+def brute_force_earliest(tt: Timetable, planner: JourneyPlanner, day: int, source: int, target: int, start: int):
+    """The earliest arrival at `target` from `source` at `start` (seconds after the day's
+    midnight), by relaxing every train of the day (and the day before and after) again and
+    again until nothing improves: a train is boarded where one is ready (the start, an
+    arrival plus the station's change time, an arrival at a station of the same city plus the
+    transfer); no connection scan, no count of trains."""
+    instances = []
+    for slot in (-1, 0, 1):
+        d = day + slot
+        if 0 <= d < tt.n_days:
+            for train in np.flatnonzero(tt.days[:, d]).tolist():
+                rows = list(tt.stops(train))
+                instances.append(
+                    [
+                        (
+                            int(tt.stop_station[r]),
+                            int(tt.stop_arrive[r]) + slot * DAY,
+                            int(tt.stop_depart[r]) + slot * DAY,
+                            int(tt.stop_flags[r]),
+                        )
+                        for r in rows
+                    ]
+                )
+    inf = 1 << 40
+    arrive = [inf] * len(tt.station_uic)
+    ready = [inf] * len(tt.station_uic)
+    ready[source] = start
+    changed = True
+    while changed:
+        changed = False
+        for stops in instances:
+            onboard = False
+            for station, arr, dep, flags in stops:
+                if onboard and flags & ALIGHT and arr < arrive[station]:
+                    arrive[station] = arr
+                    changed = True
+                if not onboard and flags & BOARD and ready[station] <= dep:
+                    onboard = True
+        for s, arr in enumerate(arrive):
+            if arr < inf:
+                best = arr + int(planner.change[s])
+                if best < ready[s]:
+                    ready[s] = best
+                for o in range(int(planner.transfer_ptr[s]), int(planner.transfer_ptr[s + 1])):
+                    other = int(planner.transfer_to[o])
+                    if arr + int(planner.transfer_time[o]) < ready[other]:
+                        ready[other] = arr + int(planner.transfer_time[o])
+    return arrive[target] if arrive[target] < inf else None
+
+
+@pytest.mark.slow
+def test_journeys_between_random_stations_arrive_as_early_as_the_brute_force(planner):
+    """20 random pairs of stations, most needing changes (Paris's transfers, 10-minute changes):
+    the journey's arrival is the earliest a relaxation of every train finds."""
+    tt = planner.timetable
+    day = tt.day_index(TUESDAY)
+    midnight = dt.datetime.combine(TUESDAY, dt.time())
+    stations = sorted(set(tt.stop_station.tolist()))
+    rng = random.Random(3)
+    for _ in range(20):
+        a, b = rng.sample(stations, 2)
+        expected = brute_force_earliest(tt, planner, day, a, b, 8 * 3600)
+        journey = planner.journey([int(tt.station_uic[a])], [int(tt.station_uic[b])], midnight + dt.timedelta(hours=8))
+        found = int((journey.arrival - midnight).total_seconds()) if isinstance(journey, Journey) else None
+        assert found == expected, (tt.names[a], tt.names[b], found, expected)
