@@ -239,20 +239,23 @@ class JourneyPlanner:
         self, day: int, start: int, sources: Dict[int, int], targets: Dict[int, int], requested: bool = False
     ) -> Optional[List[Tuple[int, int, int]]]:
         """The legs (trip, board row, alight row) of the best journey from `sources` (station
-        -> minutes to reach it) to `targets` leaving at `start` or later, or None."""
+        -> seconds to reach it) to `targets` leaving at `start` or later, or None."""
         forward, backward = self.timetable.connections(day)
         if requested:  # from a stop asked for, leave from any station of its city
             sources = self._with_transfers(sources)
-        best, trains = self._scan(forward, {s: start + extra for s, extra in sources.items()}, targets, self.max_trains)
+        ready = {s: start + extra for s, extra in sources.items()}
+        best, trains = self._scan(forward, ready, targets, self.max_trains)
         if best >= INF:
             return None
         # Backward: the latest departure that still arrives at `best`, with at most `trains`.
         latest, back_trains = self._scan(
             backward, {s: -(best - extra) for s, extra in targets.items()}, sources, trains
         )
-        if latest >= INF:  # cannot happen: the forward journey is one
-            raise AssertionError("the backward scan found no journey the forward scan found")
-        return self._legs(backward, sources, latest, back_trains, reverse=True)
+        if latest < INF:
+            return self._legs(backward, sources, latest, back_trains, reverse=True)
+        # Never seen (the forward journey is one the backward scan can find): the forward one.
+        self._scan(forward, ready, targets, self.max_trains)
+        return self._legs(forward, targets, best, trains, reverse=False)
 
     def _with_transfers(self, ends: Dict[int, int]) -> Dict[int, int]:
         """The end stations with the other stations of their city, at the transfer time."""

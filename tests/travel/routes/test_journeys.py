@@ -231,3 +231,22 @@ def test_journeys_between_random_stations_arrive_as_early_as_the_brute_force(pla
         journey = planner.journey([int(tt.station_uic[a])], [int(tt.station_uic[b])], midnight + dt.timedelta(hours=8))
         found = int((journey.arrival - midnight).total_seconds()) if isinstance(journey, Journey) else None
         assert found == expected, (tt.names[a], tt.names[b], found, expected)
+
+
+def test_the_forward_scan_alone_reads_back_a_journey_arriving_as_early(planner):
+    """The forward scan's own journey (what the planner answers should the backward scan find
+    none) arrives when the planner's does, with as many trains, and leaves no later."""
+    tt = planner.timetable
+    when = dt.datetime.combine(TUESDAY, dt.time(8))
+    midnight = dt.datetime.combine(TUESDAY, dt.time())
+    forward, _ = tt.connections(tt.day_index(TUESDAY))
+    for a, b in ((AMIENS, LYON_PART_DIEU), (NICE, BORDEAUX), (MARSEILLE, PARIS_GARE_DE_LYON)):
+        source, target = tt.stations([a])[0], tt.stations([b])[0]
+        best, trains = planner._scan(forward, {source: 8 * 3600}, {target: 0}, planner.max_trains)
+        alone = planner._assemble(
+            planner._legs(forward, {target: 0}, best, trains, reverse=False), midnight, when, set()
+        )
+        journey = planner.journey([a], [b], when)
+        assert alone.arrival == journey.arrival and alone.changes == journey.changes
+        assert alone.departure <= journey.departure
+        check_legs(tt, alone, TUESDAY)
