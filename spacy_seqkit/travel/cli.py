@@ -2,7 +2,7 @@
 compare-rewriters, serve (the travel benchmarks' commands are in `benchmarks/commands.py`)."""
 
 from pathlib import Path
-from typing import List
+from typing import List, Optional
 
 import typer
 
@@ -124,8 +124,21 @@ def resolve_command(
     route: bool = typer.Option(
         False,
         "--route",
-        help="Write each trip's route over SNCF's network, its stations (ends, requested stops, changes of line): "
-        "sentenceID,Departure,Step1,...,Destination; INVALID where there is none, why on stderr",
+        help="Write each trip's route: sentenceID,Departure,Step1,...,Destination; by default the trains a traveller "
+        "takes on SNCF's timetables, its steps the stations where one changes trains (where no train answers, the "
+        "network's route, why on stderr); INVALID where there is no route at all, why on stderr",
+    ),
+    route_by: str = typer.Option(
+        "timetable",
+        "--route-by",
+        help="With --route: timetable (the trains and their changes) or network (the shortest route over SNCF's "
+        "lines, its steps the changes of line, as before the timetables)",
+    ),
+    when: str = typer.Option(
+        None,
+        "--when",
+        help="With --route: when the journeys leave, 2024-07-02T08:00, a day (2024-07-02) or a time (8h30) on "
+        "2024-07-02; a day or a time the request says wins (default: 08:00 on Tuesday 2024-07-02)",
     ),
     explain: Path = typer.Option(
         None,
@@ -142,8 +155,9 @@ def resolve_command(
 ) -> None:
     """Travel Order Resolver: answer `sentenceID,Departure,Destination` or
     `sentenceID,INVALID` for every order (with --steps, the stops asked for between the
-    ends; with --route, the stations of the route over SNCF's network), in input order, as
-    a stream; with --explain, what decided each answer beside them. Malformed lines, orders over the limits on one order (see
+    ends; with --route, the trains' stations of the journey on SNCF's timetables, with
+    --route-by network those of the route over SNCF's lines), in input order, as a stream; with
+    --explain, what decided each answer beside them. Malformed lines, orders over the limits on one order (see
     `travel.orders.format`) and trips without a route are reported on stderr with their
     line number and answered INVALID."""
     import contextlib
@@ -176,6 +190,7 @@ def resolve_command(
     if output is not None and output_dir is not None:
         raise typer.BadParameter("give --output or --output-dir, not both", param_hint="--output-dir")
     check_steps_or_route(steps, route)
+    day, time = check_when(when, route, route_by)
     addresses = [i for i in inputs or [] if is_scheduler_address(i)]
     if addresses and not dask:
         fail(f"{addresses[0]} is a scheduler address: give it after --dask")
@@ -189,12 +204,12 @@ def resolve_command(
         fail(f"Cannot use model '{model}': neither a pipeline folder nor an installed package")
     routes = None
     if route:
-        from .orders.routing import RouteAnswers
+        from .orders.routing import JourneyAnswers, RouteAnswers
         from .routes import NetworkFileError
 
         try:
-            routes = RouteAnswers()
-        except NetworkFileError as e:
+            routes = RouteAnswers() if route_by == "network" else JourneyAnswers(day=day, time=time)
+        except NetworkFileError as e:  # the network's or the timetable's file
             fail(str(e))
     with contextlib.ExitStack() as stack:
         out = sys.stdout if output is None and output_dir is None else None
@@ -237,6 +252,11 @@ def resolve_command(
             f"{counts['orders']} orders: {counts['valid']} trips, {counts['invalid']} INVALID "
             f"({counts['malformed']} malformed lines or orders over the limits"
             + (f", {counts.get('no_route', 0)} trips without a route" if route else "")
+            + (
+                f", {counts.get('no_train', 0)} answered by the network's route"
+                if route and route_by == "timetable"
+                else ""
+            )
             + ")",
             err=True,
         )
@@ -245,6 +265,23 @@ def resolve_command(
 def check_steps_or_route(steps: bool, route: bool) -> None:
     if steps and route:
         raise typer.BadParameter("give --steps or --route, not both (a route names its stops)", param_hint="--route")
+
+
+def check_when(when: Optional[str], route: bool, route_by: str):
+    """The day and time of `--when` (see `orders.when.parse_when`), and `--route-by`,
+    refused before any work."""
+    if route_by not in ("timetable", "network"):
+        raise typer.BadParameter(f"{route_by!r} is no kind of route: timetable or network", param_hint="--route-by")
+    if when is None:
+        return None, None
+    if not route or route_by != "timetable":
+        raise typer.BadParameter("--when chooses the trains of --route (by timetable)", param_hint="--when")
+    from .orders.when import parse_when
+
+    try:
+        return parse_when(when)
+    except ValueError as e:
+        raise typer.BadParameter(str(e), param_hint="--when") from None
 
 
 @app.command("evaluate-trips")

@@ -47,6 +47,8 @@ def answer_orders(nlp, orders: Iterable[Order], batch_size: int = 64) -> Iterato
             error,
             tuple(tuple(v.uics) if v is not None else () for v in values),
             tuple(v.insee if v is not None else None for v in values),
+            order.sentence if values else "",
+            tuple(v.kind if v is not None else "" for v in values),
             tuple(doc._.trip.get("why") or ()) if not error and doc.has_extension("trip") and doc._.trip else (),
         )
 

@@ -150,7 +150,10 @@ class Answer(NamedTuple):
     """The answer to one order: its places (departure, stops, arrival; none
     for INVALID), why it could not be read, if so, the UIC codes of the
     stations serving each place (what a route starts from), and the INSEE code
-    of each place's commune (a place without station is served by the nearest)."""
+    of each place's commune (a place without station is served by the nearest), and the
+    request itself and each place's kind (commune, station) for a trip (its day and time
+    choose the trains of a journey; a commune whose stations no train calls at is served by
+    the nearest stations that trains call at, a station with no train is not)."""
 
     line: int
     id: str
@@ -158,6 +161,8 @@ class Answer(NamedTuple):
     error: Optional[str]
     stations: Tuple[Tuple[str, ...], ...] = ()
     communes: Tuple[Optional[str], ...] = ()
+    sentence: str = ""
+    kinds: Tuple[str, ...] = ()
     why: Tuple[Dict[str, Any], ...] = ()  # what decided the answer: `doc._.trip["why"]`
 
     def row(self, steps: bool = False) -> List[str]:
@@ -199,15 +204,19 @@ def write_answers(
 ) -> None:
     """Write the answers as CSV lines on `out` (with their stops if `steps`, see
     `Answer.row`; or the line `route(answer)` gives with why there is no route, if
-    none: see `routing.RouteAnswers`), `report` each unread order or trip without a
-    route (preceded by `prefix`, e.g. its input file), and count them in `counts`."""
+    none: see `routing.RouteAnswers`; or why there is no journey, where the line is the
+    network's route: `routing.JourneyAnswers`), `report` each unread order or trip without a
+    route or journey (preceded by `prefix`, e.g. its input file), and count them in `counts`."""
     write_row = row_writer(out)
     for answer in answers:
         if route is not None and answer.places:
             row, why = route(answer)
-            if why is not None:
+            if why is not None and row[1:] == [INVALID]:
                 counts["no_route"] = counts.get("no_route", 0) + 1
                 report(f"{prefix}line {answer.line}: no route ({why}); answered {INVALID}")
+            elif why is not None:
+                counts["no_train"] = counts.get("no_train", 0) + 1
+                report(f"{prefix}line {answer.line}: no train ({why}); the network's route written")
             write_row(row)
         else:
             write_row(answer.row(steps))

@@ -9,9 +9,13 @@
   `steps`, as `resolve --steps`, the stops between the ends; with `route`, as
   `resolve --route`, and each answer's route). `"route": true` beside a text adds
   its route over SNCF's network (null for an INVALID request).
-- `POST /route` with `{"text": ...}`: the trip and its route (`routing.route_json`:
-  the stations with their UIC codes and coordinates, km, lines, trains); a request
-  with no trip gets 422, a trip without a route `{"found": false, "reason": ...}`.
+- `POST /route` with `{"text": ...}`: the trip, its route (`routing.route_json`:
+  the stations with their UIC codes and coordinates, km, lines, trains) and its journey
+  on SNCF's timetables (`routing.journey_json`: the trains, their times, the changes),
+  leaving when the request says, else at `"when"` ("2024-07-02T08:00", a day or a time),
+  else at the default; a request with no trip gets 422, a trip without a route
+  `{"found": false, "reason": ...}`, one without a train `"journey": {"found": false,
+  "reason": ...}` beside its route.
 - `GET /network`: the network's lines (lon, lat polylines) for the page to draw.
 - `GET /health`: the pipeline and the limits.
 - `GET /`: a page to type a request and see its entities, trip and route, drawn
@@ -31,12 +35,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from ..pipeline.trip import LABELS, Trip
-from .answer import answer_batch, trip_of
+from .answer import answer_batch, trip_of, trip_values
 from .format import Order, clean_text, limit_error, row_writer
-from .routing import network_json, route_json, route_row, route_stations, trip_communes, trip_stations
+from .routing import (
+    journey_json,
+    network_json,
+    route_json,
+    route_row,
+    route_stations,
+    trip_communes,
+    trip_journey,
+    trip_stations,
+)
+from .when import departure, parse_when
 
 if TYPE_CHECKING:
-    from ..routes import RailNetwork
+    from ..routes import JourneyPlanner, RailNetwork
 
 MAX_BODY_BYTES = 1_000_000
 MAX_ORDERS = 1_000
@@ -98,6 +112,7 @@ class Resolver:
         self.nlp, self.batch_size, self.steps, self.route = nlp, batch_size, steps, route
         self.lock = threading.Lock()
         self._network: Optional["RailNetwork"] = None
+        self._planner: Optional["JourneyPlanner"] = None
 
     @property
     def network(self):
@@ -108,20 +123,37 @@ class Resolver:
             self._network = RailNetwork.load()
         return self._network
 
+    @property
+    def planner(self):
+        """The journey planner on SNCF's timetables, loaded on the first journey asked for."""
+        if self._planner is None:
+            from ..routes import JourneyPlanner
+
+            self._planner = JourneyPlanner()
+        return self._planner
+
     def route_of(self, trip: Trip):
         return route_stations(self.network, trip_stations(trip), trip.places(), trip_communes(trip))
 
-    def routed(self, text: Any) -> Dict[str, Any]:
+    def journey_of(self, text: str, places, stations, communes, kinds, when: Any = None) -> Dict[str, Any]:
+        """The journey JSON of a trip: leaving when the request says, else at `when`."""
+        day, time = when if isinstance(when, tuple) else (None, None)
+        leaving = departure(text, day, time)
+        journey = trip_journey(self.planner, self.network, stations, places, communes, leaving, kinds)
+        return journey_json(journey, leaving)
+
+    def routed(self, text: Any, when: Any = None) -> Dict[str, Any]:
         """The answer to a text with its route, or RequestError (422) without a trip."""
-        answer = self.text(text, with_route=True)
+        answer = self.text(text, with_route=True, when=when)
         if not answer["valid"]:
             reason = answer["error"] or "the request is INVALID: no departure and destination to route"
             raise RequestError(422, f"no trip to route: {reason}")
         return answer
 
-    def text(self, text: Any, render: bool = False, with_route: bool = False) -> Dict[str, Any]:
+    def text(self, text: Any, render: bool = False, with_route: bool = False, when: Any = None) -> Dict[str, Any]:
         if not isinstance(text, str):
             raise RequestError(422, '"text" must be a string')
+        leaving = read_when_field(when)
         text = clean_text(text)
         error = limit_error(text, self.nlp.max_length)
         trip, entities, html, why = Trip(), [], None, []
@@ -149,6 +181,18 @@ class Resolver:
             answer["html"] = html
         if with_route:
             answer["route"] = route_json(self.route_of(trip)) if trip.is_valid else None
+            answer["journey"] = (
+                self.journey_of(
+                    text,
+                    trip.places(),
+                    trip_stations(trip),
+                    trip_communes(trip),
+                    [v.kind if v is not None else "" for v in trip_values(trip)],
+                    leaving,
+                )
+                if trip.is_valid
+                else None
+            )
         return answer
 
     def orders(self, orders: List[Order]) -> Dict[str, Any]:
@@ -165,8 +209,13 @@ class Resolver:
             }
             if self.route:
                 route = route_stations(self.network, a.stations, a.places, a.communes) if a.places else None
-                answer["line"] = csv_line(route_row(a.id, route) if route is not None else a.row())
+                journey = self.journey_of(a.sentence, a.places, a.stations, a.communes, a.kinds) if a.places else None
+                if journey is not None and journey["found"]:
+                    answer["line"] = csv_line([a.id, *(stop["name"] for stop in journey["stops"])])
+                else:
+                    answer["line"] = csv_line(route_row(a.id, route) if route is not None else a.row())
                 answer["route"] = route_json(route) if route is not None else None
+                answer["journey"] = journey
             else:
                 answer["line"] = csv_line(a.row(self.steps))
             out.append(answer)
@@ -181,6 +230,19 @@ class Resolver:
         with warnings.catch_warnings():  # W006, no entity to show: a plain answer here
             warnings.simplefilter("ignore", UserWarning)
             return displacy.render(doc, style="ent", options={"ents": list(LABELS), "colors": ENTITY_COLORS})
+
+
+def read_when_field(when: Any):
+    """The `"when"` of a request ("2024-07-02T08:00", a day or a time; absent: the default),
+    as (day, time), or RequestError (422) naming it."""
+    if when is None:
+        return None
+    if not isinstance(when, str):
+        raise RequestError(422, '"when" must be a string: 2024-07-02T08:00, a day (2024-07-02) or a time (8h30)')
+    try:
+        return parse_when(when)
+    except ValueError as e:
+        raise RequestError(422, f'"when": {e}') from None
 
 
 def create_app(
@@ -220,6 +282,7 @@ def create_app(
     def lines() -> Dict[str, Any]:
         if not network:
             network.update(network_json(resolver.network))
+            network["attribution"] += " " + resolver.planner.timetable.attribution
         return network
 
     @app.post("/resolve")
@@ -227,7 +290,7 @@ def create_app(
         payload = parse_body(await read_body(request, max_body_bytes))
         if "text" in payload:
             render, with_route = payload.get("render") is True, payload.get("route") is True
-            return await run_in_threadpool(resolver.text, payload["text"], render, with_route)
+            return await run_in_threadpool(resolver.text, payload["text"], render, with_route, payload.get("when"))
         return await run_in_threadpool(resolver.orders, read_orders_field(payload, max_orders))
 
     @app.post("/route")
@@ -235,7 +298,7 @@ def create_app(
         payload = parse_body(await read_body(request, max_body_bytes))
         if "text" not in payload:
             raise RequestError(422, 'expected a JSON object with "text" (a string): the request to route')
-        return await run_in_threadpool(resolver.routed, payload["text"])
+        return await run_in_threadpool(resolver.routed, payload["text"], payload.get("when"))
 
     return app
 

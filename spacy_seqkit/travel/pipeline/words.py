@@ -3,7 +3,7 @@ is written: as a proper name, or in a text that shouts (all capitals)."""
 
 import re
 import weakref
-from typing import List, Optional
+from typing import List, Optional, cast
 
 from spacy.attrs import IS_ALPHA, IS_LOWER, IS_PUNCT, IS_STOP, IS_TITLE, LIKE_NUM, LOWER, ORTH, SPACY
 from spacy.tokens import Doc, Span, Token
@@ -26,8 +26,9 @@ class Words:
         strings = doc.vocab.strings
         columns = doc.to_array(_FLAGS).T.tolist() if len(doc) else [[]] * len(_FLAGS)
         self.doc, self.n = doc, len(doc)
-        self.text = [strings[key] for key in columns[0]]
-        self.lower = [w.replace("’", "'") if "’" in w else w for w in map(strings.__getitem__, columns[1])]
+        self.text: List[str] = cast(List[str], [strings[key] for key in columns[0]])
+        lowers = cast(List[str], [strings[key] for key in columns[1]])
+        self.lower = [w.replace("’", "'") if "’" in w else w for w in lowers]
         self.punct, self.stop, self.alpha, self.num, self.is_lower, self.title, self.space = (
             list(map(bool, column)) for column in columns[2:]
         )

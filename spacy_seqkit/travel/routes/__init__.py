@@ -1,16 +1,36 @@
 """Routes on the French railway network: SNCF lines and kilometre points (stations by UIC
-code), shortest routes by rail distance through requested stops, and TGV / Intercités train
-numbers and times where a timetable exists. Works on UIC codes; of the travel application it
-may import only `travel.places` (it imports nothing of it yet).
+code), shortest routes by rail distance through requested stops (`RailNetwork`); and journeys
+on SNCF's TER, TGV and Intercités timetables, the trains a traveller takes with their times
+(`Timetable`, `JourneyPlanner`). Works on UIC codes; of the travel application it may import
+only `travel.places`.
 
     network = RailNetwork.load()
     route = network.route({87751008}, {87686006}, via=[{87723197}])  # Marseille -> Paris via Lyon
+    planner = JourneyPlanner(Timetable.load())
+    journey = planner.journey({87751008}, {87686006}, datetime(2024, 7, 2, 8, 0))
 
-The data file (data/network.npz) is built by scripts/build_rail_network.py; see data/README.md.
+The data files (data/network.npz, data/timetable.npz) are built by scripts/build_rail_network.py
+and scripts/build_timetable.py; see data/README.md.
 """
 
 from .datafile import NetworkFileError
+from .journeys import Journey, JourneyPlanner, Leg, NoJourney
 from .network import RailNetwork
 from .result import NoRoute, Route, RouteResult, Stop, TrainLeg
+from .timetable import Timetable, TimetableFileError
 
-__all__ = ["NetworkFileError", "NoRoute", "RailNetwork", "Route", "RouteResult", "Stop", "TrainLeg"]
+__all__ = [
+    "Journey",
+    "JourneyPlanner",
+    "Leg",
+    "NetworkFileError",
+    "NoJourney",
+    "NoRoute",
+    "RailNetwork",
+    "Route",
+    "RouteResult",
+    "Stop",
+    "Timetable",
+    "TimetableFileError",
+    "TrainLeg",
+]

@@ -1,10 +1,10 @@
-"""The derived network file: named numpy arrays in a zip (an ``.npz``), written byte for byte
+"""The derived data files (the network, the timetable): named numpy arrays in a zip (an ``.npz``), written byte for byte
 reproducibly (numpy's own ``savez`` stamps each member with the current time)."""
 
 import io
 import zipfile
 from pathlib import Path
-from typing import Dict, List, Mapping
+from typing import Dict, List, Mapping, Sequence, Type
 
 import numpy as np
 
@@ -52,21 +52,29 @@ def write_arrays(path: Path, arrays: Mapping[str, np.ndarray]) -> None:
             zf.writestr(info, buffer.getvalue(), compresslevel=9)
 
 
-def read_arrays(path: Path) -> Dict[str, np.ndarray]:
-    """Every array of the network file at `path`; NetworkFileError naming it otherwise."""
+def read_arrays(
+    path: Path,
+    required: Sequence[str] = REQUIRED,
+    version: int = FORMAT_VERSION,
+    what: str = "Railway network file",
+    script: str = "scripts/build_rail_network.py",
+    error: Type[NetworkFileError] = NetworkFileError,
+) -> Dict[str, np.ndarray]:
+    """Every array of the data file at `path` (by default the network's), which must hold the
+    arrays `required` and be of format `version`; `error` naming it (`what`) otherwise."""
     if not path.is_file():
-        raise NetworkFileError(f"Railway network file not found: {path}. Build it with scripts/build_rail_network.py.")
+        raise error(f"{what} not found: {path}. Build it with {script}.")
     try:
         with np.load(path, allow_pickle=False) as npz:
             arrays = {name: npz[name] for name in npz.files}
-    except Exception as error:  # zipfile, zlib and numpy each raise their own kind
-        raise NetworkFileError(f"Railway network file {path} is damaged: {error}") from error
-    missing = [name for name in REQUIRED if name not in arrays]
+    except Exception as e:  # zipfile, zlib and numpy each raise their own kind
+        raise error(f"{what} {path} is damaged: {e}") from e
+    missing = [name for name in required if name not in arrays]
     if missing:
-        raise NetworkFileError(f"Railway network file {path} is damaged: no {', '.join(missing)}")
-    version = arrays["format"].reshape(-1).tolist()
-    if version != [FORMAT_VERSION]:
-        raise NetworkFileError(f"Railway network file {path} has format {version}, expected [{FORMAT_VERSION}]")
+        raise error(f"{what} {path} is damaged: no {', '.join(missing)}")
+    found = arrays["format"].reshape(-1).tolist()
+    if found != [version]:
+        raise error(f"{what} {path} has format {found}, expected [{version}]")
     return arrays
 
 

@@ -1,6 +1,7 @@
 """Routes as a stage after the pipeline: `resolve --route`, `RouteAnswers`, the service's
 `/route`, `/network` and `"route": true`. The pipeline (`nlp`, `model_dir`): conftest.py."""
 
+import datetime as dt
 import json
 import subprocess
 import sys
@@ -9,7 +10,14 @@ import pytest
 import spacy
 
 from spacy_seqkit.travel.orders.answer import prepare_pipeline
-from spacy_seqkit.travel.orders.routing import RouteAnswers, route_json, route_row, route_stations, trip_stations
+from spacy_seqkit.travel.orders.routing import (
+    JourneyAnswers,
+    RouteAnswers,
+    route_json,
+    route_row,
+    route_stations,
+    trip_stations,
+)
 from spacy_seqkit.travel.pipeline.trip import Trip
 from spacy_seqkit.travel.routes import NoRoute, RailNetwork, Route
 
@@ -116,16 +124,51 @@ def test_route_of_a_trip_starts_from_its_place_values(nlp):
     assert isinstance(route_stations(network, (), []), NoRoute)
 
 
+def test_resolve_route_writes_the_stations_of_each_journey(village_nlp):
+    """The default of --route: the stations of the trains taken (one TGV from Marseille to
+    Paris: no step), from the nearest station with trains for a village without one; the
+    network's route where no train answers, and why."""
+    out, err, counts = answer_csv(village_nlp, ORDERS.encode("utf8"), route=JourneyAnswers())
+    rows = [line.split(",") for line in out.splitlines()]
+    assert rows[0] == ["1", "Marseille Saint-Charles", "Paris Gare de Lyon"]
+    assert rows[1][1] == "Toulouse Matabiau" and "Dijon" in rows[1] and rows[1][-1].startswith("Lyon")
+    assert rows[2] == ["3", "INVALID"] and rows[4] == ["5", "INVALID"]
+    assert len(rows[3]) >= 3 and rows[3][-1].startswith("Lyon")
+    assert "line 5: no route (no station serves Bonifacio, nor any within 35 km of it); answered INVALID" in err
+    assert counts["no_route"] == 1 and "no_train" not in counts
+    # a day outside the timetable: the network's route, and why
+    out, err, counts = answer_csv(
+        village_nlp, b"1,de Marseille \xc3\xa0 Paris\n", route=JourneyAnswers(day=dt.date(2024, 8, 2))
+    )
+    network_line = answer_csv(village_nlp, b"1,de Marseille \xc3\xa0 Paris\n", route=RouteAnswers())[0]
+    assert out == network_line and len(out.split(",")) > 3
+    assert (
+        "line 1: no train (2024-08-02 is outside the timetable (2024-06-26 to 2024-07-26)); the network's route" in err
+    )
+    assert counts["no_train"] == 1
+
+
 def test_resolve_cli_route(model_dir, tmp_path):
     orders = tmp_path / "orders.csv"
     orders.write_text("1,de Marseille à Paris\n2,bonjour\n", encoding="utf8")
     run = [sys.executable, "-m", "spacy_seqkit", "resolve", str(model_dir), str(orders)]
     done = subprocess.run(run + ["--route", "-q"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
-    assert lines[0].startswith("1,Marseille Saint-Charles,") and lines[1] == "2,INVALID"
-    both = subprocess.run(run + ["--route", "--steps"], capture_output=True, text=True, timeout=300)
-    assert both.returncode == 2 and "--route" in both.stderr and "Traceback" not in both.stderr
+    assert done.stdout.splitlines() == ["1,Marseille Saint-Charles,Paris Gare de Lyon", "2,INVALID"]
+    network = subprocess.run(run + ["--route", "--route-by", "network", "-q"], capture_output=True, text=True)
+    lines = network.stdout.splitlines()
+    assert network.returncode == 0 and len(lines[0].split(",")) > 3 and lines[1] == "2,INVALID"
+    evening = subprocess.run(run + ["--route", "--when", "2024-07-05T18:00"], capture_output=True, text=True)
+    assert evening.returncode == 0 and evening.stdout.startswith("1,Marseille Saint-Charles,Paris Gare de Lyon\n")
+    for bad, hint in (
+        (["--route", "--steps"], "--route"),
+        (["--route", "--when", "demain"], "--when"),
+        (["--when", "8h"], "--when"),
+        (["--route", "--route-by", "avion"], "--route-by"),
+    ):
+        refused = subprocess.run(run + bad, capture_output=True, text=True, timeout=300)
+        assert refused.returncode == 2 and hint in refused.stderr and "Traceback" not in refused.stderr
+        assert not refused.stdout  # refused before any work
 
 
 def test_service_routes_a_text_and_refuses_one_without_a_trip(service_url):
@@ -145,6 +188,35 @@ def test_service_routes_a_text_and_refuses_one_without_a_trip(service_url):
     assert status == 200 and answer["route"] is None
 
 
+def test_service_answers_the_journey_with_its_legs(service_url):
+    body = {"text": "de Marseille à Paris demain soir", "when": "2024-07-03T06:00"}
+    status, answer = request(service_url, "POST", "/route", json.dumps(body).encode())
+    assert status == 200 and answer["route"]["found"]
+    journey = answer["journey"]
+    assert journey["found"] and journey["when"].startswith("read « demain soir »")
+    assert journey["departure"][11:] >= "18:00"  # the evening the request asks for
+    leg = journey["legs"][0]
+    assert leg["from"]["name"] == "Marseille Saint-Charles" and leg["to"]["name"] == "Paris Gare de Lyon"
+    assert leg["train"] == f"{leg['kind']} {leg['number']}" and leg["minutes"] == journey["minutes"]
+    assert len(leg["coords"]) == len(leg["calls"]) >= 2 and journey["changes"] == 0
+    status, answer = request(
+        service_url,
+        "POST",
+        "/resolve",
+        json.dumps({"text": "de Marseille à Paris", "route": True, "when": "2024-08-02"}).encode(),
+    )
+    assert status == 200 and answer["route"]["found"]
+    assert answer["journey"] == {
+        "found": False,
+        "reason": "2024-08-02 is outside the timetable (2024-06-26 to 2024-07-26)",
+        "when": "--when: vendredi 2024-08-02 from 08:00",
+    }
+    status, error = request(
+        service_url, "POST", "/route", json.dumps({"text": "de Marseille à Paris", "when": "demain"}).encode()
+    )
+    assert status == 422 and error["error"].startswith('"when":')
+
+
 def test_service_network_lines(service_url):
     status, network = request(service_url, "GET", "/network")
     assert status == 200 and len(network["lines"]) > 1000
@@ -160,8 +232,11 @@ def test_service_orders_with_route_answer_like_resolve_route(village_nlp):
     with live_server(create_app(village_nlp, route=True)) as url:
         status, answer = request(url, "POST", "/resolve", json.dumps({"orders": orders}).encode())
     assert status == 200
-    expected = answer_csv(village_nlp, ORDERS.encode("utf8"), route=RouteAnswers())[0].splitlines()
+    expected = answer_csv(village_nlp, ORDERS.encode("utf8"), route=JourneyAnswers())[0].splitlines()
     assert [a["line"] for a in answer["answers"]] == expected
+    journey = answer["answers"][0]["journey"]
+    assert journey["found"] and journey["legs"][0]["from"]["name"] == "Marseille Saint-Charles"
+    assert answer["answers"][2]["journey"] is None
     assert answer["answers"][0]["route"]["found"] and answer["answers"][2]["route"] is None
     assert answer["answers"][3]["route"]["stops"][0]["serves"] == "Sauxillanges"
     assert answer["answers"][4]["route"] == {

@@ -2,6 +2,7 @@
 chromium-driver through Selenium): type a request, read back the entities
 displaCy highlighted and the trip."""
 
+import re
 import shutil
 
 import pytest
@@ -62,28 +63,40 @@ def test_page_shows_invalid(browser, service_url):
     assert trip == "INVALID"
 
 
-def test_page_draws_the_network_and_the_route(browser, service_url, tmp_path):
-    """The page draws SNCF's network (grey lines, from /network) and the route in colour,
-    under the entities; the test writes a screenshot of it."""
+def test_page_draws_the_network_and_the_journey(browser, service_url, tmp_path):
+    """The page draws SNCF's network (grey lines, from /network) and the journey's trains in
+    colour, and lists each train with its times, under the entities; the test writes a
+    screenshot of it."""
     from selenium.webdriver.common.by import By
 
     entities, trip = resolve_on_page(browser, service_url, "de Marseille à Paris")
     assert trip == "Marseille → Paris"
     assert int(browser.find_element(By.ID, "map").get_attribute("data-lines")) > 1000
     assert len(browser.find_elements(By.CSS_SELECTOR, "#network polyline")) > 1000
-    path = browser.find_element(By.ID, "route-path").get_attribute("points").split()
-    assert len(path) >= 3 and len(set(path)) >= 3  # a drawn path, not one point
-    stops = browser.find_element(By.ID, "route-stops").text.split(" → ")
-    assert stops[0] == "Marseille Saint-Charles" and stops[-1].startswith("Paris ")
-    assert len(browser.find_elements(By.CSS_SELECTOR, "#route-marks circle")) == len(stops)
-    assert "km" in browser.find_element(By.ID, "route-info").text
-    # The route's stroke is drawn in colour, not in the network's grey.
-    stroke = browser.execute_script("return getComputedStyle(document.getElementById('route-path')).stroke")
-    assert stroke == "rgb(215, 38, 61)"
+    legs = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#legs li.leg")]
+    assert len(legs) == 1  # one TGV, with its number and its times
+    assert re.fullmatch(
+        r"(TGV INOUI|OUIGO) \d+ Marseille Saint-Charles \d\d:\d\d → Paris Gare de Lyon \d\d:\d\d \(\d h \d\d\)", legs[0]
+    )
+    summary = browser.find_element(By.ID, "journey-summary").text
+    assert re.fullmatch(r"\d\d:\d\d → \d\d:\d\d, \d h \d\d, direct", summary)
+    assert "2024-07-02" in browser.find_element(By.ID, "journey-info").text
+    drawn = browser.find_elements(By.CSS_SELECTOR, "#journey-legs polyline")
+    assert len(drawn) == 1 and len(set(drawn[0].get_attribute("points").split())) >= 2
+    assert drawn[0].get_attribute("stroke") == "#d7263d"  # in colour, not the network's grey
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#route-marks circle")) == 2
+    assert not browser.find_element(By.ID, "route-row").is_displayed()  # the network's route: where no train answers
     browser.set_window_size(1000, 1400)
-    shot = tmp_path / "route_marseille_paris.png"
+    shot = tmp_path / "journey_marseille_paris.png"
     assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
     print(f"screenshot: {shot}")
+
+    # A change: each train its line and its colour
+    resolve_on_page(browser, service_url, "de Toulouse par Dijon à Lyon")
+    legs = browser.find_elements(By.CSS_SELECTOR, "#legs li.leg")
+    assert len(legs) >= 2 and "Dijon" in browser.find_element(By.ID, "legs").text
+    strokes = {p.get_attribute("stroke") for p in browser.find_elements(By.CSS_SELECTOR, "#journey-legs polyline")}
+    assert len(strokes) >= 2
 
 
 def test_page_without_a_route_draws_none(browser, service_url):
@@ -93,3 +106,5 @@ def test_page_without_a_route_draws_none(browser, service_url):
     assert trip == "INVALID"
     assert browser.find_element(By.ID, "route-path").get_attribute("points") == ""
     assert not browser.find_element(By.ID, "route-row").is_displayed()
+    assert not browser.find_element(By.ID, "journey-row").is_displayed()
+    assert not browser.find_elements(By.CSS_SELECTOR, "#journey-legs polyline")
