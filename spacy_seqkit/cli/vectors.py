@@ -44,6 +44,7 @@ def pretrain_vectors_command(
         "--format",
         help="text: word2vec's text format (for `spacy init vectors`); spacy: the pipeline folder that command would write",
     ),
+    timings: Path = typer.Option(None, "--timings", hidden=True, help="Write the seconds of each step as JSON"),
 ) -> None:
     """Train static word vectors (word2vec: skip-gram or CBOW, negative sampling
     or hierarchical softmax) for `spacy init vectors LANG OUTPUT DIR`."""
@@ -77,6 +78,19 @@ def pretrain_vectors_command(
     except (ValueError, OSError) as e:
         msg.fail(str(e))
         raise typer.Exit(2) from None
+    if timings is not None:
+        import json
+
+        steps = {
+            "read s": result.read_seconds,
+            "setup s": result.setup_seconds,
+            "train s": result.seconds,
+            "write s": result.write_seconds,
+            "words": result.tokens,
+            "vocab": result.vocab_size,
+            "engine": result.engine,
+        }
+        timings.write_text(json.dumps(steps), encoding="utf8")
     msg.good(
         f"Wrote {output}: {result.words:,} words trained in {result.seconds:.1f}s "
         f"({result.words_per_second:,.0f} words/s), final loss {result.epoch_losses[-1]:.4f}; "

@@ -23,6 +23,8 @@ class PretrainResult(TrainResult):
 
     read_seconds: float = 0.0  # loading the tokenizer, reading, tokenising, counting
     write_seconds: float = 0.0
+    tokens: int = 0  # words read, rare ones included
+    vocab_size: int = 0  # words kept (min_count)
 
 
 def pretrain_vectors(
@@ -70,4 +72,10 @@ def pretrain_vectors(
         write_spacy_vectors(output, vocab.words, trainer.model.vectors(), lang=nlp.lang)
     else:
         write_word2vec_text(output, vocab.words, trainer.model.vectors())
-    return PretrainResult(**vars(trained), read_seconds=read_seconds, write_seconds=time.perf_counter() - start)
+    return PretrainResult(
+        **vars(trained),
+        read_seconds=read_seconds,
+        write_seconds=time.perf_counter() - start,
+        tokens=n_words,
+        vocab_size=len(vocab),
+    )
