@@ -13,7 +13,7 @@ from ..util import check_positive_int
 READ_BLOCK = 1 << 22
 # spaCy's tokenizer caches the tokens of at most `max_cache_size` distinct chunks
 # (10,000 by default) and tokenises any other chunk again, with its regular
-# expressions, each time it is met: read_corpus keeps them all.
+# expressions, each time it is met: tokenize_texts keeps them all.
 TOKENIZER_CACHE = 2**31 - 1
 
 
@@ -109,18 +109,16 @@ def read_corpus(
     texts: Iterable[str], min_count: int = 5, nlp=None, lang: str = "fr", lexeme_attrs: Optional[bool] = None
 ) -> Tuple["Vocabulary", "Corpus", int]:
     """Tokenise `texts`, count the words and encode the corpus in one pass: (vocabulary,
-    corpus, number of words read, rare ones included). The same
-    vocabulary and corpus as `Vocabulary.from_sentences(sentences, min_count)` and
-    `.encode(sentences)` on `tokenize_lines(texts, nlp, lang)`'s sentences, without
-    their lists of strings. Each text is tokenised by spaCy's tokenizer (a blank
-    `lang` one unless `nlp` is given) and read back as the ORTH hashes of its tokens,
-    which numpy counts and maps to word ids; whitespace tokens are dropped and a text
-    with no other token is no sentence. The tokenizer keeps the tokens of every
-    distinct chunk it has met (spaCy keeps 10,000 and tokenises any other again), and
-    with `lexeme_attrs=False` (the default when `nlp` is None) the words new to the
-    vocabulary get no lexical attributes (NORM, SHAPE, ...: spaCy's lex_attr_getters,
-    which tokenising does not read), which leaves them bare in `nlp`'s vocabulary: pass
-    False only for a pipeline you discard."""
+    corpus, number of words read, rare ones included). The same vocabulary and corpus
+    as `Vocabulary.from_sentences(sentences, min_count)` and `.encode(sentences)` on
+    `tokenize_lines(texts, nlp, lang)`'s sentences, without their lists of strings.
+    spaCy's tokenizer (a blank `lang` one unless `nlp` is given) tokenises the texts
+    (`tokenize_texts`), read back as the ORTH hashes of their tokens, which numpy counts
+    and maps to word ids; whitespace tokens are dropped and a text with no other token
+    is no sentence. With `lexeme_attrs=False` (the default when `nlp` is None) the
+    words new to the vocabulary get no lexical attributes (NORM, SHAPE, ...: spaCy's
+    lex_attr_getters, which tokenising does not read), which leaves them bare in
+    `nlp`'s vocabulary: pass False only for a pipeline you discard."""
     check_positive_int("min_count", min_count)
     if lexeme_attrs is None:
         lexeme_attrs = nlp is not None
@@ -128,31 +126,23 @@ def read_corpus(
         from ..regex_cache import blank
 
         nlp = blank(lang)
-    tokenizer, strings = nlp.tokenizer, nlp.vocab.strings
-    getters, cache_size = nlp.vocab.lex_attr_getters, getattr(tokenizer, "max_cache_size", None)
-    docs: List[numpy.ndarray] = []
+    getters = nlp.vocab.lex_attr_getters
     try:
         if not lexeme_attrs:
             nlp.vocab.lex_attr_getters = {}
-        if cache_size is not None:
-            tokenizer.max_cache_size = TOKENIZER_CACHE
-        docs = [doc.to_array("ORTH") for doc in tokenizer.pipe(texts)]
+        orths, text_of = tokenize_texts(texts, nlp.tokenizer)
     finally:
         nlp.vocab.lex_attr_getters = getters
-        if cache_size is not None:
-            tokenizer.max_cache_size = cache_size
-    orths = numpy.concatenate(docs) if docs else numpy.zeros(0, dtype="uint64")
-    doc_of = numpy.repeat(numpy.arange(len(docs), dtype="int64"), [d.size for d in docs])
-    del docs
     keys, token_key, counts = numpy.unique(orths, return_inverse=True, return_counts=True)
-    words = [strings[int(key)] for key in keys]
+    del orths
+    words = [nlp.vocab.strings[int(key)] for key in keys]
     space = numpy.fromiter((w.isspace() for w in words), dtype=bool, count=len(words))
     is_word = ~space[token_key]
-    token_key, doc_of = token_key[is_word], doc_of[is_word]
+    token_key, text_of = token_key[is_word], text_of[is_word]
     # Sentences: the texts with a word, numbered in order.
-    has_word = numpy.zeros(len(doc_of) and int(doc_of[-1]) + 1, dtype=bool)
-    has_word[doc_of] = True
-    sentence = (numpy.cumsum(has_word) - 1)[doc_of]
+    has_word = numpy.zeros(len(text_of) and int(text_of[-1]) + 1, dtype=bool)
+    has_word[text_of] = True
+    sentence = (numpy.cumsum(has_word) - 1)[text_of]
     # Most frequent first, ties by the word itself (as from_sentences).
     kept = numpy.flatnonzero((counts >= min_count) & ~space).tolist()
     kept.sort(key=lambda k: (-int(counts[k]), words[k]))
@@ -162,6 +152,28 @@ def read_corpus(
     ids = word_id[token_key]
     in_vocab = ids >= 0
     return vocab, Corpus(ids[in_vocab], sentence[in_vocab].astype("int64")), int(token_key.size)
+
+
+def tokenize_texts(texts: Iterable[str], tokenizer) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    """(ORTH hash of every token, index of its text), whitespace tokens included.
+
+    spaCy's Tokenizer keeps here the tokens of every distinct chunk it meets: it keeps
+    10,000 by default and tokenises any other again, with its regular expressions, each
+    time it is met. Each text is its own doc: in a doc of several texts, spaCy caches
+    no chunk after the first that a special case touched (the flag is the doc's)."""
+    cache_size = getattr(tokenizer, "max_cache_size", None)
+    orths: List[numpy.ndarray] = []
+    try:
+        if cache_size is not None:
+            tokenizer.max_cache_size = TOKENIZER_CACHE
+        orths = [doc.to_array("ORTH") for doc in map(tokenizer, texts)]
+    finally:
+        if cache_size is not None:
+            tokenizer.max_cache_size = cache_size
+    if not orths:
+        return numpy.zeros(0, dtype="uint64"), numpy.zeros(0, dtype="int64")
+    text_of = numpy.repeat(numpy.arange(len(orths), dtype="int64"), [len(o) for o in orths])
+    return numpy.concatenate(orths), text_of
 
 
 @dataclass
