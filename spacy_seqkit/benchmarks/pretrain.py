@@ -191,10 +191,7 @@ def compare_outputs(work: Path, n_runs: int) -> Dict[str, Any]:
     if not same_vocab:
         return quality
     # Every run's rows in the order of our first run's words.
-    aligned = {
-        side: [vectors[[{w: i for i, w in enumerate(ws)}[w] for w in words]] for ws, vectors in outputs[side]]
-        for side in SIDES
-    }
+    aligned = {side: [_rows_in_order(ws, vectors, words) for ws, vectors in outputs[side]] for side in SIDES}
     ours, theirs = aligned["spacy_seqkit"], aligned["gensim"]
     queries = numpy.arange(min(300, len(words)))
     quality["gensim sim_acc"] = similarity_accuracy(theirs[0], triples)
@@ -203,6 +200,12 @@ def compare_outputs(work: Path, n_runs: int) -> Dict[str, Any]:
         quality["nn_ref"] = neighbour_agreement(theirs[0], theirs[1], queries)
         quality["nn_ours"] = neighbour_agreement(ours[0], ours[1], queries)
     return quality
+
+
+def _rows_in_order(words: List[str], vectors: numpy.ndarray, order: List[str]) -> numpy.ndarray:
+    """The rows of `vectors` (one per word of `words`) in the order of the words of `order`."""
+    row = {w: i for i, w in enumerate(words)}
+    return vectors[[row[w] for w in order]]
 
 
 def _draw(ax, rows: List[Dict[str, Any]], env: Dict[str, Any]) -> None:
