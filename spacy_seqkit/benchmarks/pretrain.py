@@ -165,7 +165,7 @@ def run_pretrain_benchmark(
     columns += ["rest s", "vocab", "sim_acc"]
     print_table(f"pretrain-vectors vs gensim, whole processes ({env['cpu']}, {threads} threads)", rows, columns)
     json_path = write_results(out_dir, "pretrain_vectors", rows, env, extra={"settings": settings})
-    msg.good(wrote(json_path, save_plot(out_dir, "pretrain_vectors", lambda ax: _draw(ax, rows, env), 1, width=7.5)))
+    msg.good(wrote(json_path, save_plot(out_dir, "pretrain_vectors", lambda ax: _draw(ax, rows, env), 1, width=8.5)))
     return rows
 
 
@@ -221,9 +221,10 @@ def _draw(ax, rows: List[Dict[str, Any]], env: Dict[str, Any]) -> None:
     ax.set_yticks(y)
     ax.set_yticklabels(labels, fontsize=7)
     ax.invert_yaxis()
+    ax.set_xlim(0, left.max() * 1.25)
     ax.set_xlabel("seconds, start to exit (median)")
     ax.set_title(f"pretrain-vectors vs gensim, whole processes\n{env['cpu']}", fontsize=9)
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
 
 
 def _version(module: str) -> str:

@@ -56,7 +56,7 @@ def pretrain_vectors(
     # Our own pipeline, discarded after: its new words need no lexical attributes.
     nlp = load(pipeline) if pipeline is not None else blank(lang)
     texts = chain(read_texts(text), *(read_texts(p) for p in extra))
-    vocab, corpus, n_words = read_corpus(texts, config.min_count, nlp=nlp, lexeme_attrs=False)
+    vocab, corpus, n_words = read_corpus(texts, config.min_count, nlp=nlp, lexeme_attrs=False, progress=progress)
     if n_words == 0:
         raise ValueError(f"'text': {text} contains no words")
     if len(vocab) < 2:

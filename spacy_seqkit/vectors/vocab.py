@@ -106,7 +106,12 @@ def read_sentences(path: Union[str, Path], nlp=None, lang: str = "fr") -> List[L
 
 
 def read_corpus(
-    texts: Iterable[str], min_count: int = 5, nlp=None, lang: str = "fr", lexeme_attrs: Optional[bool] = None
+    texts: Iterable[str],
+    min_count: int = 5,
+    nlp=None,
+    lang: str = "fr",
+    lexeme_attrs: Optional[bool] = None,
+    progress: bool = False,
 ) -> Tuple["Vocabulary", "Corpus", int]:
     """Tokenise `texts`, count the words and encode the corpus in one pass: (vocabulary,
     corpus, number of words read, rare ones included). The same vocabulary and corpus
@@ -118,7 +123,10 @@ def read_corpus(
     is no sentence. With `lexeme_attrs=False` (the default when `nlp` is None) the
     words new to the vocabulary get no lexical attributes (NORM, SHAPE, ...: spaCy's
     lex_attr_getters, which tokenising does not read), which leaves them bare in
-    `nlp`'s vocabulary: pass False only for a pipeline you discard."""
+    `nlp`'s vocabulary: pass False only for a pipeline you discard. `progress` shows a
+    bar of the texts read."""
+    from tqdm import tqdm
+
     check_positive_int("min_count", min_count)
     if lexeme_attrs is None:
         lexeme_attrs = nlp is not None
@@ -130,7 +138,8 @@ def read_corpus(
     try:
         if not lexeme_attrs:
             nlp.vocab.lex_attr_getters = {}
-        orths, text_of = tokenize_texts(texts, nlp.tokenizer)
+        bar = tqdm(texts, unit=" texts", unit_scale=True, desc="reading", disable=not progress, mininterval=0.5)
+        orths, text_of = tokenize_texts(bar, nlp.tokenizer)
     finally:
         nlp.vocab.lex_attr_getters = getters
     keys, token_key, counts = numpy.unique(orths, return_inverse=True, return_counts=True)
