@@ -116,26 +116,33 @@ PATTERNS = [
 ]
 
 
-def setup_encoder_run(name: str, length: int, n_tokens: int, seed: int) -> Callable[[], Any]:
+def setup_encoder_run(name: str, length: int, n_tokens: int, seed: int, gpu_id: int = -1) -> Callable[[], Any]:
     """Build the encoder and a batch of n_tokens // length docs of `length`
-    tokens; return one `predict` over the batch, already warmed up."""
+    tokens; return one `predict` over the batch, already warmed up (on a GPU, it
+    returns once the device has finished)."""
     import numpy
     from thinc.api import fix_random_seed
 
+    from .report import synchronize, use_device
+
+    use_device(gpu_id)
     fix_random_seed(seed)
     model = build_model(ENCODER_CONFIGS[name])
     rng = numpy.random.default_rng(seed)
     n_docs = max(n_tokens // length, 1)
-    docs = [rng.standard_normal((length, WIDTH)).astype("float32") for _ in range(n_docs)]
+    docs = [model.ops.asarray2f(rng.standard_normal((length, WIDTH)).astype("float32")) for _ in range(n_docs)]
     model.initialize(X=docs[:2])
 
     def run() -> Any:
         if name != MATH_KERNEL:
-            return model.predict(docs)
-        from torch.nn.attention import SDPBackend, sdpa_kernel
+            Ys = model.predict(docs)
+        else:
+            from torch.nn.attention import SDPBackend, sdpa_kernel
 
-        with sdpa_kernel([SDPBackend.MATH]):
-            return model.predict(docs)
+            with sdpa_kernel([SDPBackend.MATH]):
+                Ys = model.predict(docs)
+        synchronize(gpu_id)
+        return Ys
 
     run()  # warm-up on the real batch: lazy allocations are not the call's cost
     return run
@@ -186,12 +193,23 @@ def run_attention_benchmark(
     n_pipeline_docs: int,
     repeats: int,
     seed: int,
+    gpu_id: int = -1,
 ) -> Dict[str, List[Dict[str, Any]]]:
     from wasabi import msg
 
-    from .report import best_time, environment, peak_memory, print_table, write_results, wrote
+    from .report import (
+        best_time,
+        describe_machine,
+        environment,
+        peak_memory,
+        print_table,
+        use_device,
+        write_results,
+        wrote,
+    )
 
-    env = environment(threads)
+    env = environment(threads, use_device(gpu_id))
+    msg.info(describe_machine(env))
     msg.info(
         f"{n_tokens} tokens per batch, lengths {list(lengths)}, width {WIDTH}, depth {DEPTH}, "
         f"threads={threads}, device={env['device']}, best of {repeats}"
@@ -199,10 +217,10 @@ def run_attention_benchmark(
     rows: List[Dict[str, Any]] = []
     for length in lengths:
         for name in ENCODER_CONFIGS:
-            run = setup_encoder_run(name, length, n_tokens, seed)
+            run = setup_encoder_run(name, length, n_tokens, seed, gpu_id)
             words = max(n_tokens // length, 1) * length
             seconds = best_time(run, repeats=repeats, warmup=0)
-            mib = peak_memory(setup_encoder_run, name, length, n_tokens, seed, threads=threads)
+            mib = peak_memory(setup_encoder_run, name, length, n_tokens, seed, gpu_id, threads=threads, gpu_id=gpu_id)
             rows.append({"encoder": name, "length": length, "words/s": words / seconds, "peak MiB": mib})
             del run
     for row in rows:
@@ -214,7 +232,7 @@ def run_attention_benchmark(
         row["full mem ÷ this"] = full["peak MiB"] / max(row["peak MiB"], 1e-3)
         row["math mem ÷ this"] = math["peak MiB"] / max(row["peak MiB"], 1e-3)
     print_table(
-        f"Encoders alone, predict, {n_tokens} tokens per batch (threads={threads})",
+        f"Encoders alone, predict, {n_tokens} tokens per batch (threads={threads}, {env['device']})",
         rows,
         [
             "encoder",
@@ -227,7 +245,7 @@ def run_attention_benchmark(
             "math mem ÷ this",
         ],
     )
-    pipe_rows = run_pipeline_rows(n_pipeline_docs, repeats, seed, best_time)
+    pipe_rows = run_pipeline_rows(n_pipeline_docs, repeats, seed, best_time, gpu_id)
     print_table(
         f"Pipelines (tok2vec + ner), nlp.pipe on {n_pipeline_docs} requests of ≤ 32 tokens (threads={threads})",
         pipe_rows,
@@ -235,13 +253,16 @@ def run_attention_benchmark(
     )
     check_targets(rows, pipe_rows, max(lengths))
     extra = {"n_tokens": n_tokens, "pipelines": pipe_rows, "width": WIDTH, "depth": DEPTH}
-    json_path = write_results(out_dir, "attention", rows, env, extra=extra)
-    png_path = plot(rows, out_dir, threads, n_tokens)
+    name = "attention" if gpu_id < 0 else "attention_gpu"
+    json_path = write_results(out_dir, name, rows, env, extra=extra)
+    png_path = plot(rows, out_dir, threads, n_tokens, name)
     msg.good(wrote(json_path, png_path))
     return {"encoders": rows, "pipelines": pipe_rows}
 
 
-def run_pipeline_rows(n_docs: int, repeats: int, seed: int, best_time) -> List[Dict[str, Any]]:
+def run_pipeline_rows(n_docs: int, repeats: int, seed: int, best_time, gpu_id: int = -1) -> List[Dict[str, Any]]:
+    from .report import synchronize
+
     rows = []
     for name in ENCODER_CONFIGS:
         if name == MATH_KERNEL:
@@ -249,7 +270,12 @@ def run_pipeline_rows(n_docs: int, repeats: int, seed: int, best_time) -> List[D
         nlp = build_pipeline(name, seed)
         texts = [doc.text for doc in make_requests(nlp, n_docs, seed + 1)]
         n_words = sum(len(nlp.make_doc(t)) for t in texts)
-        seconds = best_time(lambda nlp=nlp, texts=texts: list(nlp.pipe(texts, batch_size=256)), repeats=repeats)
+
+        def pipe(nlp=nlp, texts=texts) -> None:
+            list(nlp.pipe(texts, batch_size=256))
+            synchronize(gpu_id)
+
+        seconds = best_time(pipe, repeats=repeats)
         label = "ner_maxout" if name == BASELINE else f"ner_{name.replace(' ', '_')}"
         rows.append(
             {"pipeline": label, "words/s": n_words / seconds, "max tokens": max(len(nlp.make_doc(t)) for t in texts)}
@@ -282,7 +308,7 @@ def check_targets(rows, pipe_rows, longest: int) -> None:
         )
 
 
-def plot(rows: List[Dict[str, Any]], out_dir: Path, threads: int, n_tokens: int) -> Optional[Path]:
+def plot(rows: List[Dict[str, Any]], out_dir: Path, threads: int, n_tokens: int, name: str) -> Optional[Path]:
     from .report import save_plot
 
     def draw(ax_speed, ax_mem) -> None:
@@ -302,4 +328,4 @@ def plot(rows: List[Dict[str, Any]], out_dir: Path, threads: int, n_tokens: int)
             ax.grid(True, which="both", alpha=0.3)
             ax.legend(fontsize=8)
 
-    return save_plot(out_dir, "attention", draw, 2, width=6.0, height=4.5)
+    return save_plot(out_dir, name, draw, 2, width=6.0, height=4.5)

@@ -34,7 +34,7 @@ def pin_threads(n_threads: int) -> None:
         pass
 
 
-def environment(n_threads: int) -> Dict[str, Any]:
+def environment(n_threads: int, device: str = "cpu") -> Dict[str, Any]:
     import spacy
     import thinc
     import torch
@@ -42,14 +42,66 @@ def environment(n_threads: int) -> Dict[str, Any]:
     return {
         "threads": n_threads,
         "torch_threads": torch.get_num_threads(),
-        "cpu": platform.processor() or platform.machine(),
-        "cpu_count": os.cpu_count(),
+        **cpu_info(),
         "python": platform.python_version(),
         "spacy": spacy.__version__,
         "thinc": thinc.__version__,
         "torch": torch.__version__,
-        "device": "cuda" if torch.cuda.is_available() else "cpu",
+        "device": device,
     }
+
+
+# The CPU flags that decide which kernels run (vector widths, bf16, AMX).
+CPU_FLAGS = ("avx", "avx2", "fma", "avx512", "amx", "avx_vnni")
+
+
+def cpu_info() -> Dict[str, Any]:
+    """The CPU's model, its vector and matrix flags (/proc/cpuinfo on Linux) and core count."""
+    model, flags = platform.processor() or platform.machine(), []
+    try:
+        with open("/proc/cpuinfo", encoding="utf8") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key.strip() == "model name" and model in ("", platform.machine(), platform.processor()):
+                    model = value.strip()
+                elif key.strip() == "flags":
+                    flags = [flag for flag in value.split() if flag.startswith(CPU_FLAGS)]
+                    break
+    except OSError:
+        pass
+    return {"cpu": model, "cpu_flags": " ".join(flags), "cpu_count": os.cpu_count()}
+
+
+def describe_machine(env: Dict[str, Any]) -> str:
+    """One line: the CPU, its flags and cores, and the device (a GPU's name) when not the CPU."""
+    line = f"CPU: {env['cpu']} ({env['cpu_count']} cores; {env['cpu_flags'] or 'no AVX flags'})"
+    if env.get("device", "cpu") != "cpu":
+        line += f"; device: {env['device']}"
+    return line
+
+
+def use_device(gpu_id: int) -> str:
+    """Put thinc (so spaCy's layers, and ours through their torch shims) on GPU `gpu_id`,
+    its arrays allocated by torch's allocator, or leave everything on the CPU (-1).
+    Returns the device's name ("cpu", or the GPU's as torch gives it)."""
+    if gpu_id < 0:
+        return "cpu"
+    import torch
+    from thinc.api import require_gpu, set_gpu_allocator
+
+    if not torch.cuda.is_available() or gpu_id >= torch.cuda.device_count():
+        raise ValueError(f"'gpu_id': no CUDA device {gpu_id} here ({torch.cuda.device_count()} visible)")
+    set_gpu_allocator("pytorch")
+    require_gpu(gpu_id)
+    return torch.cuda.get_device_name(gpu_id)
+
+
+def synchronize(gpu_id: int) -> None:
+    """Wait for the GPU's queued work (a timed call ends when its results exist)."""
+    if gpu_id >= 0:
+        import torch
+
+        torch.cuda.synchronize()
 
 
 def config_lines(block: str) -> str:
@@ -86,18 +138,19 @@ def best_time(fn: Callable[[], Any], repeats: int = 3, warmup: int = 1) -> float
     return min(times)
 
 
-def peak_memory(setup: Callable[..., Callable[[], Any]], *args: Any, threads: int = 1) -> float:
+def peak_memory(setup: Callable[..., Callable[[], Any]], *args: Any, threads: int = 1, gpu_id: int = -1) -> float:
     """Peak memory, in MiB, that one call of `setup(*args)()` adds.
 
-    On CUDA, the allocator's peak. On CPU, resident memory sampled while the call
-    runs, in a fresh spawned process: torch's CPU allocator is invisible to
-    tracemalloc and a process reuses freed pages, so in-process numbers would
-    favour whichever library ran second. `setup` must be a module-level
-    function (it is pickled) that builds the data and returns the call.
+    On a GPU (gpu_id >= 0, where use_device put thinc), the CUDA allocator's peak
+    (thinc's arrays go through torch's allocator too). On CPU, resident memory
+    sampled while the call runs, in a fresh spawned process: torch's CPU allocator
+    is invisible to tracemalloc and a process reuses freed pages, so in-process
+    numbers would favour whichever library ran second. `setup` must be a
+    module-level function (it is pickled) that builds the data and returns the call.
     """
-    import torch
+    if gpu_id >= 0:
+        import torch
 
-    if torch.cuda.is_available():
         run = setup(*args)
         torch.cuda.synchronize()
         torch.cuda.reset_peak_memory_stats()

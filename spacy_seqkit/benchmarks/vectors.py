@@ -228,8 +228,9 @@ def run_vectors_benchmark(
     from wasabi import msg
 
     from ..vectors import Vocabulary, Word2VecConfig, Word2VecTrainer
-    from .report import environment, print_table, save_plot, write_results, wrote
+    from .report import describe_machine, environment, print_table, save_plot, write_results, wrote
 
+    msg.info(describe_machine(environment(threads)))
     if seeds < 2:
         raise ValueError(f"'seeds' must be at least 2 (the region check's spread, nn_ref), got {seeds}")
     source, sentences = load_corpus(text, max_words, seed)

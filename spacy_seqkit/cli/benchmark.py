@@ -1,7 +1,7 @@
 """`python -m spacy_seqkit benchmark ...`: speed and memory benchmarks (table, JSON, PNG)."""
 
 from pathlib import Path
-from typing import Dict
+from typing import Dict, List
 
 import typer
 
@@ -14,19 +14,46 @@ def benchmark_encoders(
     threads: int = typer.Option(1, "--threads", "-t", help="Threads for every library"),
     n_docs: int = typer.Option(2000, "--n-docs", help="Docs per batch"),
     batch_size: int = typer.Option(1000, "--batch-size", help="Docs per predict / update call"),
-    repeats: int = typer.Option(3, "--repeats", help="Timed repeats (best is kept)"),
+    repeats: int = typer.Option(3, "--repeats", help="Timed passes of each model, in turn (the best is kept)"),
     seed: int = typer.Option(0, "--seed"),
+    gpu_id: int = typer.Option(-1, "--gpu-id", help="GPU to run every model on (-1: the CPU)"),
+    attention: bool = typer.Option(
+        False, "--attention", help="Add the attention encoder of configs/ner_attention.cfg (AttentionEncoder.v2)"
+    ),
 ) -> None:
     """Our MaxoutWindowEncoder vs spacy.MaxoutWindowEncoder.v2: words/s for
-    predict and for a training step, peak memory, and a whole tok2vec row."""
+    predict and for a training step, peak memory, and a whole tok2vec row, on the
+    CPU or a GPU; prints the CPU (model, flags) and the device."""
+    _at_least(1, {"--threads": threads, "--n-docs": n_docs, "--batch-size": batch_size, "--repeats": repeats})
+    _check_gpu(gpu_id)
     from ..benchmarks.report import pin_threads
 
     pin_threads(threads)
     from ..benchmarks.encoders import run_encoder_benchmark
 
     run_encoder_benchmark(
-        out_dir=out_dir, threads=threads, n_docs=n_docs, batch_size=batch_size, repeats=repeats, seed=seed
+        out_dir=out_dir,
+        threads=threads,
+        n_docs=n_docs,
+        batch_size=batch_size,
+        repeats=repeats,
+        seed=seed,
+        gpu_id=gpu_id,
+        attention=attention,
     )
+
+
+def _check_gpu(gpu_id: int) -> None:
+    """A BadParameter naming --gpu-id when that GPU is not here."""
+    if gpu_id < 0:
+        return
+    import torch
+
+    if not torch.cuda.is_available() or gpu_id >= torch.cuda.device_count():
+        raise typer.BadParameter(
+            f"no CUDA device {gpu_id} here ({torch.cuda.device_count()} visible); -1 runs on the CPU",
+            param_hint="--gpu-id",
+        )
 
 
 @benchmark_app.command("decoding")
@@ -121,12 +148,14 @@ def benchmark_attention(
     pipeline_docs: int = typer.Option(2000, "--pipeline-docs", help="Requests for the nlp.pipe rows"),
     repeats: int = typer.Option(3, "--repeats", help="Timed repeats (best is kept)"),
     seed: int = typer.Option(0, "--seed"),
+    gpu_id: int = typer.Option(-1, "--gpu-id", help="GPU to run every model on (-1: the CPU)"),
 ) -> None:
     """Attention encoder (full, local, linear) vs the maxout encoder: words/s
     and peak memory by sequence length (log-log PNG), and ner pipelines on
-    short docs."""
+    short docs, on the CPU or a GPU."""
     seq_lengths = _positive_ints(lengths, "--lengths", minimum=1, what="lengths")
     _at_least(1, {"--n-tokens": n_tokens})
+    _check_gpu(gpu_id)
     from ..benchmarks.report import pin_threads
 
     pin_threads(threads)
@@ -140,6 +169,7 @@ def benchmark_attention(
         n_pipeline_docs=pipeline_docs,
         repeats=repeats,
         seed=seed,
+        gpu_id=gpu_id,
     )
 
 
@@ -185,3 +215,32 @@ def benchmark_vectors(
         seed=seed,
         seeds=seeds,
     )
+
+
+@benchmark_app.command("pretrain-vectors")
+def benchmark_pretrain_vectors(
+    texts: List[Path] = typer.Argument(
+        ..., help="French texts, one sentence a line (or .jsonl with a text field); each is one row pair"
+    ),
+    out_dir: Path = typer.Option(DEFAULT_BENCH_DIR, "--out", "-o", help="Where JSON, PNG and the runs' files go"),
+    threads: int = typer.Option(2, "--threads", "-t", help="Training threads of both sides"),
+    repeats: int = typer.Option(3, "--repeats", help="Runs a side, in turn (the median is kept)"),
+    model: str = typer.Option("skipgram", "--model", help="skipgram or cbow"),
+    loss: str = typer.Option("ns", "--loss", help="ns or hs"),
+    epochs: int = typer.Option(5, "--epochs"),
+    min_count: int = typer.Option(5, "--min-count"),
+) -> None:
+    """`pretrain-vectors` against gensim's Word2Vec as whole processes (start to exit,
+    same text, same spaCy tokenising, same settings and threads): wall and CPU seconds,
+    peak memory, each step's seconds, and the same quality checks for both outputs."""
+    _at_least(1, {"--threads": threads, "--repeats": repeats, "--epochs": epochs, "--min-count": min_count})
+    for name, value, allowed in (("--model", model, ("skipgram", "cbow")), ("--loss", loss, ("ns", "hs"))):
+        if value not in allowed:
+            raise typer.BadParameter(f"must be one of {', '.join(allowed)}, got {value!r}", param_hint=name)
+    for text in texts:
+        if not text.is_file():
+            raise typer.BadParameter(f"{text} is not a file", param_hint="TEXTS")
+    from ..benchmarks.pretrain import run_pretrain_benchmark
+
+    settings = {"model": model, "loss": loss, "epochs": epochs, "min_count": min_count}
+    run_pretrain_benchmark(texts, out_dir, threads=threads, repeats=repeats, settings=settings)

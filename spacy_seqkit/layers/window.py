@@ -33,6 +33,7 @@ from thinc.types import Floats2d
 
 from ..util import check_choice, check_positive_int, check_probability
 from .convert import ListEncoder, check_widths, gapped_index, token_positions
+from .maxout import maxout
 
 Dilation = Union[int, Sequence[int], str]
 
@@ -116,16 +117,21 @@ class MaxoutWindowStack(torch.nn.Module):
             torch.nn.init.xavier_uniform_(proj.weight)
             torch.nn.init.zeros_(proj.bias)
 
-    def neighbours(self, positions: torch.Tensor, n_tokens: int) -> Dict[int, torch.Tensor]:
-        """Offset -> the row of each token's neighbour at that offset, or `n_tokens`
-        (the zero row) where it falls outside the token's doc."""
+    def window_rows(self, positions: torch.Tensor, n_tokens: int) -> Dict[int, torch.Tensor]:
+        """Dilation -> (n_tokens × (2·window + 1),) the rows of each token's window, left to
+        right, token after token, `n_tokens` (a zero row) for a neighbour outside the doc."""
         before, after = positions[0], positions[1]
         rows = torch.arange(n_tokens, device=positions.device)
-        offsets = {k * d for d in self.dilations for k in range(-self.window_size, self.window_size + 1) if k}
         outside = rows.new_tensor(n_tokens)
-        return {
-            off: torch.where((after >= off) if off > 0 else (before >= -off), rows + off, outside) for off in offsets
-        }
+        windows = {}
+        for d in set(self.dilations):
+            offsets = [k * d for k in range(-self.window_size, self.window_size + 1)]
+            window = [
+                rows if not off else torch.where((after >= off) if off > 0 else (before >= -off), rows + off, outside)
+                for off in offsets
+            ]
+            windows[d] = torch.stack(window, dim=1).view(-1)
+        return windows
 
     def forward(self, tokens: torch.Tensor, layout: torch.Tensor, sizes: Tuple[int, int]) -> torch.Tensor:
         n_tokens, n_rows = sizes
@@ -134,20 +140,17 @@ class MaxoutWindowStack(torch.nn.Module):
         return self.forward_tokens(tokens, layout[:2], n_tokens)
 
     def forward_tokens(self, tokens: torch.Tensor, positions: torch.Tensor, n_tokens: int) -> torch.Tensor:
-        """Tokens only, each layer gathering its neighbours (predicting)."""
-        neighbours = self.neighbours(positions, n_tokens)
-        H = tokens
-        w = self.window_size
+        """Tokens only, each layer gathering its windows (predicting). The tokens live in
+        a buffer with one zero row after them; one gather of (2·window + 1) rows per token
+        is the (n_tokens, width × (2·window + 1)) matrix of windows, side by side."""
+        windows = self.window_rows(positions, n_tokens)
+        H = torch.cat([tokens, tokens.new_zeros(1, self.width)])
         for proj, norm, d in zip(self.projections, self.norms, self.dilations):
-            with_zero = torch.cat([H, H.new_zeros(1, self.width)])
-            # The window's rows side by side, left to right; one matrix multiply for
-            # all window positions and maxout pieces.
-            cols = torch.cat(
-                [H if k == 0 else with_zero.index_select(0, neighbours[k * d]) for k in range(-w, w + 1)], dim=1
-            )
-            Z = proj(cols).view(n_tokens, self.width, self.pieces).amax(dim=-1)
-            H = H + self.dropout(norm(Z))
-        return H
+            cols = H.index_select(0, windows[d]).view(n_tokens, -1)
+            Z = maxout(proj(cols), self.pieces)
+            # In place, below the zero row: the next layer gathers from it.
+            torch.add(H[:n_tokens], self.dropout(norm(Z)), out=H[:n_tokens])
+        return H[:n_tokens]
 
     def forward_gapped(self, tokens: torch.Tensor, index: torch.Tensor, n_rows: int) -> torch.Tensor:
         """Docs `window × max(dilation)` zero rows apart, `index` the row of each token (training)."""
@@ -159,7 +162,7 @@ class MaxoutWindowStack(torch.nn.Module):
         for proj, norm, d in zip(self.projections, self.norms, self.dilations):
             padded = F.pad(H, (0, 0, d * w, d * w))
             cols = torch.cat([padded[k * d : k * d + n_rows] for k in range(2 * w + 1)], dim=1)
-            Z = proj(cols).view(n_rows, self.width, self.pieces).amax(dim=-1)
+            Z = maxout(proj(cols), self.pieces)
             Z = self.dropout(norm(Z))
             H = H + (Z * mask if mask is not None else Z)
         return H.index_select(0, index)

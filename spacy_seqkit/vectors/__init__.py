@@ -2,10 +2,10 @@
 sampling, hierarchical softmax), for spaCy's `include_static_vectors`."""
 
 from .config import Word2VecConfig
-from .io import read_word2vec_text, write_word2vec_text
+from .io import read_word2vec_text, write_spacy_vectors, write_word2vec_text
 from .model import Word2VecModel, window_step
 from .trainer import TrainResult, Word2VecTrainer, train_vectors
-from .vocab import Corpus, Vocabulary, read_lines, read_sentences, read_texts, tokenize_lines
+from .vocab import Corpus, Vocabulary, read_corpus, read_lines, read_sentences, read_texts, tokenize_lines
 
 __all__ = [
     "Corpus",
@@ -14,6 +14,7 @@ __all__ = [
     "Word2VecConfig",
     "Word2VecModel",
     "Word2VecTrainer",
+    "read_corpus",
     "read_lines",
     "read_sentences",
     "read_texts",
@@ -21,5 +22,6 @@ __all__ = [
     "window_step",
     "tokenize_lines",
     "train_vectors",
+    "write_spacy_vectors",
     "write_word2vec_text",
 ]

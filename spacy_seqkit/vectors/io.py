@@ -1,5 +1,6 @@
-"""The word2vec text format: a `rows dim` header, then `word v1 ... vdim` per line.
-`spacy init vectors LANG FILE DIR` reads it."""
+"""The formats vectors are written in: word2vec's text format (a `rows dim` header, then
+`word v1 ... vdim` per line), which `spacy init vectors LANG FILE DIR` reads, or that
+command's output itself, a spaCy pipeline folder holding the vectors."""
 
 from pathlib import Path
 from typing import List, Sequence, Tuple, Union
@@ -19,9 +20,11 @@ def write_word2vec_text(path: Union[str, Path], words: Sequence[str], vectors: n
         if not word or "\n" in word or "\r" in word or word != word.strip():
             raise ValueError(f"cannot write the word {word!r} in word2vec text format")
     path.parent.mkdir(parents=True, exist_ok=True)
+    # One %-format of a row's floats at once: the same text as formatting each with
+    # f"{x:.6g}", several times faster.
+    row_format = "%s " + " ".join(["%.6g"] * vectors.shape[1]) + "\n"
     lines = [f"{vectors.shape[0]} {vectors.shape[1]}\n"]
-    for word, row in zip(words, vectors):
-        lines.append(word + " " + " ".join(f"{x:.6g}" for x in row.tolist()) + "\n")
+    lines.extend(row_format % (word, *row) for word, row in zip(words, vectors.tolist()))
     text = "".join(lines)
     if path.suffix == ".gz":
         import gzip
@@ -50,3 +53,29 @@ def read_word2vec_text(path: Union[str, Path]) -> Tuple[List[str], numpy.ndarray
         words.append(pieces[0])
         rows.append([float(x) for x in pieces[1:]])
     return words, numpy.asarray(rows, dtype="float32").reshape(len(words), dim)
+
+
+def write_spacy_vectors(path: Union[str, Path], words: Sequence[str], vectors: numpy.ndarray, lang: str) -> Path:
+    """Write a blank `lang` pipeline holding the vectors to the folder `path`, as `spacy
+    init vectors LANG FILE DIR` writes it from the text format (the vectors keyed by
+    ORTH, named `{lang}_pipeline.vectors`), with the float32 values themselves rather
+    than their 6-digit text. `[initialize] vectors = "DIR"` loads it."""
+    from spacy.vectors import Vectors
+
+    from ..regex_cache import blank
+
+    path = Path(path)
+    vectors = numpy.ascontiguousarray(vectors, dtype="float32")
+    if vectors.ndim != 2 or vectors.shape[0] != len(words):
+        raise ValueError(f"'vectors' must have shape ({len(words)}, dim), got {vectors.shape}")
+    if len(set(words)) != len(words):
+        raise ValueError("'words' must not contain duplicates")
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"'output': {path} is a file; the spaCy format is a folder")
+    nlp = blank(lang)
+    nlp.vocab.vectors = Vectors(strings=nlp.vocab.strings, data=vectors, keys=list(words))
+    nlp.vocab.deduplicate_vectors()
+    nlp.vocab.vectors.name = f"{nlp.meta['lang']}_{nlp.meta['name']}.vectors"
+    nlp.meta["vectors"]["name"] = nlp.vocab.vectors.name
+    nlp.to_disk(path)
+    return path

@@ -3,33 +3,62 @@
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, Sequence, Union
+from typing import Dict, Iterable, Iterator, List, NoReturn, Optional, Sequence, Tuple, Union
 
 import numpy
 
 from ..util import check_positive_int
 
+# Bytes of the text file decoded at a time.
+READ_BLOCK = 1 << 22
+# spaCy's tokenizer caches the tokens of at most `max_cache_size` distinct chunks
+# (10,000 by default) and tokenises any other chunk again, with its regular
+# expressions, each time it is met: tokenize_texts keeps them all.
+TOKENIZER_CACHE = 2**31 - 1
+
 
 def read_lines(path: Union[str, Path]) -> Iterator[str]:
-    """Yield the non-empty lines of a UTF-8 file (a BOM is dropped). Bytes that are
-    not UTF-8 raise a ValueError naming the file, line and byte, rather than
-    silently training on replacement characters."""
+    """Yield the non-empty lines of a UTF-8 file, stripped (a BOM is dropped). Bytes that
+    are not UTF-8 raise a ValueError naming the file, line and byte, rather than
+    silently training on replacement characters. The file is decoded in blocks of
+    READ_BLOCK bytes, each cut after its last newline."""
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"'text': {path} is not a file")
     with path.open("rb") as f:
+        rest, first = b"", True
+        while True:
+            block = f.read(READ_BLOCK)
+            data = rest + block
+            if block:
+                cut = data.rfind(b"\n") + 1
+                data, rest = data[:cut], data[cut:]
+            try:
+                text = data.decode("utf-8-sig" if first else "utf-8")
+            except UnicodeDecodeError:
+                _raise_decode_error(path)
+            first = first and not data
+            for line in text.split("\n"):
+                line = line.strip()
+                if line:
+                    yield line
+            if not block:
+                return
+
+
+def _raise_decode_error(path: Path) -> NoReturn:
+    """The ValueError for the first line of `path` that is not UTF-8."""
+    with path.open("rb") as f:
         for line_no, raw in enumerate(f, start=1):
             try:
-                line = raw.decode("utf-8-sig" if line_no == 1 else "utf-8")
+                raw.decode("utf-8-sig" if line_no == 1 else "utf-8")
             except UnicodeDecodeError as err:
                 raise ValueError(
                     f"'text': {path} is not valid UTF-8: byte {raw[err.start]:#04x} at "
                     f"line {line_no}, column {err.start + 1}. Re-encode it, e.g. "
                     f"`iconv -f latin1 -t utf-8`."
                 ) from None
-            line = line.strip()
-            if line:
-                yield line
+    raise AssertionError(f"{path} decoded line by line")  # pragma: no cover
 
 
 def read_texts(path: Union[str, Path]) -> Iterator[str]:
@@ -74,6 +103,86 @@ def tokenize_lines(lines: Iterable[str], nlp=None, lang: str = "fr", batch_size:
 def read_sentences(path: Union[str, Path], nlp=None, lang: str = "fr") -> List[List[str]]:
     """One sentence of tokens per non-empty line of a UTF-8 text file."""
     return list(tokenize_lines(read_lines(path), nlp=nlp, lang=lang))
+
+
+def read_corpus(
+    texts: Iterable[str],
+    min_count: int = 5,
+    nlp=None,
+    lang: str = "fr",
+    lexeme_attrs: Optional[bool] = None,
+    progress: bool = False,
+) -> Tuple["Vocabulary", "Corpus", int]:
+    """Tokenise `texts`, count the words and encode the corpus in one pass: (vocabulary,
+    corpus, number of words read, rare ones included). The same vocabulary and corpus
+    as `Vocabulary.from_sentences(sentences, min_count)` and `.encode(sentences)` on
+    `tokenize_lines(texts, nlp, lang)`'s sentences, without their lists of strings.
+    spaCy's tokenizer (a blank `lang` one unless `nlp` is given) tokenises the texts
+    (`tokenize_texts`), read back as the ORTH hashes of their tokens, which numpy counts
+    and maps to word ids; whitespace tokens are dropped and a text with no other token
+    is no sentence. With `lexeme_attrs=False` (the default when `nlp` is None) the
+    words new to the vocabulary get no lexical attributes (NORM, SHAPE, ...: spaCy's
+    lex_attr_getters, which tokenising does not read), which leaves them bare in
+    `nlp`'s vocabulary: pass False only for a pipeline you discard. `progress` shows a
+    bar of the texts read."""
+    from tqdm import tqdm
+
+    check_positive_int("min_count", min_count)
+    if lexeme_attrs is None:
+        lexeme_attrs = nlp is not None
+    if nlp is None:
+        from ..regex_cache import blank
+
+        nlp = blank(lang)
+    getters = nlp.vocab.lex_attr_getters
+    try:
+        if not lexeme_attrs:
+            nlp.vocab.lex_attr_getters = {}
+        bar = tqdm(texts, unit=" texts", unit_scale=True, desc="reading", disable=not progress, mininterval=0.5)
+        orths, text_of = tokenize_texts(bar, nlp.tokenizer)
+    finally:
+        nlp.vocab.lex_attr_getters = getters
+    keys, token_key, counts = numpy.unique(orths, return_inverse=True, return_counts=True)
+    del orths
+    words = [nlp.vocab.strings[int(key)] for key in keys]
+    space = numpy.fromiter((w.isspace() for w in words), dtype=bool, count=len(words))
+    is_word = ~space[token_key]
+    token_key, text_of = token_key[is_word], text_of[is_word]
+    # Sentences: the texts with a word, numbered in order.
+    has_word = numpy.zeros(len(text_of) and int(text_of[-1]) + 1, dtype=bool)
+    has_word[text_of] = True
+    sentence = (numpy.cumsum(has_word) - 1)[text_of]
+    # Most frequent first, ties by the word itself (as from_sentences).
+    kept = numpy.flatnonzero((counts >= min_count) & ~space).tolist()
+    kept.sort(key=lambda k: (-int(counts[k]), words[k]))
+    vocab = Vocabulary([words[k] for k in kept], counts[kept])
+    word_id = numpy.full(len(keys), -1, dtype="int64")
+    word_id[kept] = numpy.arange(len(kept), dtype="int64")
+    ids = word_id[token_key]
+    in_vocab = ids >= 0
+    return vocab, Corpus(ids[in_vocab], sentence[in_vocab].astype("int64")), int(token_key.size)
+
+
+def tokenize_texts(texts: Iterable[str], tokenizer) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    """(ORTH hash of every token, index of its text), whitespace tokens included.
+
+    spaCy's Tokenizer keeps here the tokens of every distinct chunk it meets: it keeps
+    10,000 by default and tokenises any other again, with its regular expressions, each
+    time it is met. Each text is its own doc: in a doc of several texts, spaCy caches
+    no chunk after the first that a special case touched (the flag is the doc's)."""
+    cache_size = getattr(tokenizer, "max_cache_size", None)
+    orths: List[numpy.ndarray] = []
+    try:
+        if cache_size is not None:
+            tokenizer.max_cache_size = TOKENIZER_CACHE
+        orths = [doc.to_array("ORTH") for doc in map(tokenizer, texts)]
+    finally:
+        if cache_size is not None:
+            tokenizer.max_cache_size = cache_size
+    if not orths:
+        return numpy.zeros(0, dtype="uint64"), numpy.zeros(0, dtype="int64")
+    text_of = numpy.repeat(numpy.arange(len(orths), dtype="int64"), [len(o) for o in orths])
+    return numpy.concatenate(orths), text_of
 
 
 @dataclass

@@ -56,3 +56,24 @@ def test_benchmark_attention_names_the_bad_option(args, option):
     result = CliRunner().invoke(app, ["benchmark", "attention", *args])
     assert result.exit_code == 2
     assert option in result.output
+
+
+def test_benchmark_cpu_info_names_the_cpu_and_its_flags():
+    from spacy_seqkit.benchmarks.report import cpu_info, describe_machine, environment
+
+    info = cpu_info()
+    assert info["cpu"] and info["cpu_count"] >= 1
+    assert all(flag.startswith(("avx", "fma", "amx")) for flag in info["cpu_flags"].split())
+    line = describe_machine(environment(1))
+    assert line.startswith(f"CPU: {info['cpu']}") and "device" not in line
+    assert "device: NVIDIA H200" in describe_machine({**environment(1), "device": "NVIDIA H200"})
+
+
+@pytest.mark.parametrize("command", ["encoders", "attention"])
+def test_benchmark_gpu_id_names_the_option_without_that_gpu(command):
+    import torch
+
+    gpu_id = str(torch.cuda.device_count())  # one past the last GPU there is
+    result = CliRunner().invoke(app, ["benchmark", command, "--gpu-id", gpu_id])
+    assert result.exit_code == 2
+    assert "--gpu-id" in result.output

@@ -6,6 +6,7 @@ import pickle
 import numpy
 import pytest
 import spacy
+import torch
 from spacy.training import Example
 from spacy.util import registry
 from thinc.api import Adam, Config, fix_random_seed
@@ -274,3 +275,46 @@ def test_maxout_window_predicts_as_it_trains(dilation):
     trained, _ = model.begin_update(Xs)
     for Y, Y_train in zip(model.predict(Xs), trained):
         numpy.testing.assert_allclose(Y, Y_train, atol=1e-5)
+
+
+def v1_training_arithmetic(module, tokens, index, n_rows):
+    """The training pass as v1 was released: docs apart in the gapped layout, each layer
+    padded, its window's rows side by side, one linear, `amax` over the pieces, layer
+    norm, residual on the token rows."""
+    import torch.nn.functional as F
+
+    H = tokens.new_zeros(n_rows, module.width).index_copy(0, index, tokens)
+    mask = tokens.new_zeros(n_rows, 1).index_fill_(0, index, 1.0) if n_rows != tokens.shape[0] else None
+    w = module.window_size
+    for proj, norm, d in zip(module.projections, module.norms, module.dilations):
+        padded = F.pad(H, (0, 0, d * w, d * w))
+        cols = torch.cat([padded[k * d : k * d + n_rows] for k in range(2 * w + 1)], dim=1)
+        Z = proj(cols).view(n_rows, module.width, module.pieces).amax(dim=-1)
+        Z = module.dropout(norm(Z))
+        H = H + (Z * mask if mask is not None else Z)
+    return H.index_select(0, index)
+
+
+@pytest.mark.parametrize("dilation", DILATIONS)
+@pytest.mark.parametrize("pieces", [2, 3])
+def test_maxout_window_trains_as_v1_bit_for_bit(dilation, pieces):
+    """The same outputs and gradients, to the bit, as v1's released arithmetic: the same
+    config and seed train the same pipeline."""
+    from spacy_seqkit.layers.window import window_layout
+
+    model = make_encoder(depth=2, maxout_pieces=pieces, dilation=dilation)
+    module = model.layers[0].shims[0]._model
+    lengths = [7, 1, 0, 30, 2, 15]
+    tokens = torch.as_tensor(numpy.concatenate(random_docs(lengths)))
+    layout, (_, n_rows) = window_layout(lengths, module.window_size * max(module.dilations))
+    index = torch.as_tensor(layout[2])
+    dY = torch.as_tensor(random_docs([tokens.shape[0]], seed=1)[0])
+    results = []
+    for forward in (module.forward_gapped, lambda *args: v1_training_arithmetic(module, *args)):
+        module.zero_grad()
+        X = tokens.clone().requires_grad_()
+        Y = forward(X, index, n_rows)
+        Y.backward(dY)
+        results.append([Y.detach(), X.grad] + [p.grad.clone() for p in module.parameters()])
+    for ours, released in zip(*results):
+        assert torch.equal(ours, released)

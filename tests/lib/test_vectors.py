@@ -498,3 +498,150 @@ def test_vectors_threads_change_who_runs_a_job_not_the_job(monkeypatch):
     n = len(corpus)
     assert [c[0] for c in one][:2] == [0, 10_000] and one[-1][0] < 2 * n == one[0][1]
     assert len({c[2] for c in one}) == len(one)  # a seed per (epoch, job)
+
+
+FRENCH_TEXT = (
+    "\ufeffJe veux aller de Marseille à Paris.\n"
+    "\n"
+    "   \n"
+    "L'hôtel est loin,  très loin\t(vraiment) !\n"
+    "Aujourd'hui, c'est-à-dire le 12/03, départ de Saint-Étienne\u00a0vers l'aéroport.\n"
+    "un billet pour Lyon-Part-Dieu https://www.sncf.com/fr?x=1 svp :-) 🚄\n"
+    "M. Dupont va à St-Malo etc. puis à Aix-en-Provence.\n"
+) * 7
+
+
+def old_reading(lines, min_count, nlp=None):
+    """The reading of pretrain-vectors before read_corpus: token strings, then a Counter."""
+    from spacy_seqkit.vectors import tokenize_lines
+
+    sentences = list(tokenize_lines(lines, nlp=nlp))
+    vocab = Vocabulary.from_sentences(sentences, min_count=min_count)
+    return vocab, vocab.encode(sentences), sum(len(s) for s in sentences)
+
+
+@pytest.mark.parametrize("min_count", [1, 3, 8])
+def test_vectors_read_corpus_equals_tokenising_then_counting(tmp_path, min_count):
+    from spacy_seqkit.vectors import read_corpus, read_texts
+
+    path = tmp_path / "t.txt"
+    path.write_text(FRENCH_TEXT, encoding="utf8")
+    expected_vocab, expected_corpus, expected_words = old_reading(read_texts(path), min_count)
+    vocab, corpus, n_words = read_corpus(read_texts(path), min_count=min_count)
+    assert vocab.words == expected_vocab.words and len(vocab) >= 5
+    assert vocab.counts.tolist() == expected_vocab.counts.tolist()
+    assert corpus.ids.tolist() == expected_corpus.ids.tolist()
+    assert corpus.sentence.tolist() == expected_corpus.sentence.tolist()
+    assert n_words == expected_words
+
+
+def test_vectors_read_corpus_leaves_a_given_pipeline_as_it_was():
+    import spacy
+
+    from spacy_seqkit.vectors import read_corpus
+
+    nlp = spacy.blank("fr")
+    cache_size = nlp.tokenizer.max_cache_size
+    texts = [line for line in FRENCH_TEXT.splitlines() if line.strip()] + ["Texte\ntout\n\nneuf  ici"]
+    vocab, corpus, _ = read_corpus(texts, min_count=1, nlp=nlp)
+    expected_vocab, expected_corpus, _ = old_reading(texts, 1, nlp=spacy.blank("fr"))
+    assert vocab.words == expected_vocab.words
+    assert corpus.sentence.tolist() == expected_corpus.sentence.tolist()
+    assert nlp.tokenizer.max_cache_size == cache_size
+    # Words new to its vocabulary got their lexical attributes as spaCy gives them.
+    assert nlp.vocab["neuf"].norm_ == "neuf" and nlp.vocab["Texte"].is_title
+
+
+def test_vectors_read_lines_in_blocks_equals_line_by_line(tmp_path, monkeypatch):
+    from spacy_seqkit.vectors import vocab as vocab_module
+
+    path = tmp_path / "t.txt"
+    path.write_text(FRENCH_TEXT + "dernière ligne sans fin", encoding="utf8")
+    expected = [line.strip() for line in FRENCH_TEXT.lstrip("\ufeff").split("\n") if line.strip()]
+    expected.append("dernière ligne sans fin")
+    for block in (5, 64, 1 << 22):
+        monkeypatch.setattr(vocab_module, "READ_BLOCK", block)
+        assert list(vocab_module.read_lines(path)) == expected
+    # An error in a later block still names its line and byte.
+    path.write_bytes(FRENCH_TEXT.encode("utf8") + "à Orléans\n".encode("latin-1"))
+    monkeypatch.setattr(vocab_module, "READ_BLOCK", 64)
+    n_lines = FRENCH_TEXT.count("\n") + 1
+    with pytest.raises(ValueError, match=rf"byte 0xe0 at line {n_lines}, column 1"):
+        list(vocab_module.read_lines(path))
+
+
+def test_vectors_text_format_is_six_significant_digits(tmp_path):
+    vectors = numpy.array([[0.0, -0.0, 1e-8], [123456789.0, -0.1234567, 2.5]], dtype="float32")
+    path = write_word2vec_text(tmp_path / "v.txt", ["a", "b"], vectors)
+    expected = "2 3\n" + "".join(
+        word + " " + " ".join(f"{x:.6g}" for x in row) + "\n" for word, row in zip("ab", vectors.tolist())
+    )
+    assert path.read_text(encoding="utf8") == expected
+    assert expected.splitlines()[1] == "a 0 -0 1e-08"
+
+
+def test_vectors_cli_writes_the_spacy_format(tmp_path):
+    import spacy
+    from spacy.cli import app as spacy_app
+
+    text = write_toy_text(tmp_path / "text.txt")
+    args = ["--dim", "12", "--min-count", "2", "--epochs", "2", "--threads", "1", "--seed", "3"]
+    as_spacy = CliRunner().invoke(
+        app, ["pretrain-vectors", str(text), str(tmp_path / "pipe"), "--format", "spacy"] + args
+    )
+    assert as_spacy.exit_code == 0, as_spacy.output
+    as_text = CliRunner().invoke(app, ["pretrain-vectors", str(text), str(tmp_path / "v.txt")] + args)
+    assert as_text.exit_code == 0, as_text.output
+    init = CliRunner().invoke(spacy_app, ["init", "vectors", "fr", str(tmp_path / "v.txt"), str(tmp_path / "init")])
+    assert init.exit_code == 0, init.output
+    ours, theirs = spacy.load(tmp_path / "pipe"), spacy.load(tmp_path / "init")
+    words, vectors = read_word2vec_text(tmp_path / "v.txt")
+    assert ours.vocab.vectors.shape == theirs.vocab.vectors.shape == vectors.shape
+    assert ours.vocab.vectors.name == theirs.vocab.vectors.name == "fr_pipeline.vectors"
+    for word, row in zip(words, vectors):
+        # The same vectors as `spacy init vectors` makes of the text (which keeps 6 digits).
+        numpy.testing.assert_allclose(ours.vocab[word].vector, row, rtol=1e-5, atol=1e-7)
+        numpy.testing.assert_array_equal(theirs.vocab[word].vector, row)
+    bad = CliRunner().invoke(app, ["pretrain-vectors", str(text), str(tmp_path / "x"), "--format", "bin"])
+    assert bad.exit_code == 2 and "--format" in bad.output
+    into_file = CliRunner().invoke(app, ["pretrain-vectors", str(text), str(text), "--format", "spacy"] + args)
+    assert into_file.exit_code == 2 and "is a file" in " ".join(into_file.output.split())
+
+
+NUMBA_CACHE_CHECK = """
+import sys, numpy
+from spacy_seqkit.vectors import Vocabulary, Word2VecConfig, Word2VecTrainer
+from spacy_seqkit.vectors.kernel import compiled
+from spacy_seqkit.layers.maxout import compiled_backward, maxout_backward
+import torch
+
+vocab = Vocabulary(["a", "b", "c"], [5, 4, 3])
+corpus = vocab.encode([["a", "b", "c", "a", "b"]] * 4)
+Word2VecTrainer(vocab, Word2VecConfig(dim=4, min_count=1, epochs=1, engine="compiled")).train(corpus)
+Z = torch.randn(4, 6)
+M = Z.view(4, 2, 3).amax(-1)
+maxout_backward(Z, M, torch.ones(4, 2), 3)
+for kernel in (compiled(), compiled_backward()):
+    print(sum(kernel.stats.cache_hits.values()), sum(kernel.stats.cache_misses.values()))
+"""
+
+
+def test_vectors_compiled_kernels_load_from_the_disk_cache_in_a_second_process(tmp_path):
+    """numba's on-disk cache: the first process compiles the word2vec kernel and the maxout
+    backward pass, a second one loads both (NUMBA_CACHE_DIR, as for an install whose
+    package folder is read-only; numba uses the package's __pycache__ where it can write)."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    runs = []
+    for _ in range(2):
+        done = subprocess.run(
+            [sys.executable, "-c", NUMBA_CACHE_CHECK], env=env, capture_output=True, text=True, timeout=600
+        )
+        assert done.returncode == 0, done.stderr
+        runs.append([tuple(int(x) for x in line.split()) for line in done.stdout.split("\n") if line])
+    assert runs[0] == [(0, 1), (0, 1)]  # compiled, then written to the cache
+    assert runs[1] == [(1, 0), (1, 0)]  # loaded, nothing compiled
+    assert list((tmp_path / "numba").rglob("*.nbi"))

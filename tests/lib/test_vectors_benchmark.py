@@ -124,3 +124,60 @@ def test_vectors_benchmark_runs_end_to_end(tmp_path):
     data = json.loads((tmp_path / "out" / "vectors_t1.json").read_text())
     assert data["settings"]["corpus"].startswith("file")
     assert (tmp_path / "out" / "vectors_t1.png").is_file()
+
+
+def test_pretrain_benchmark_gensim_process_tokenises_as_pretrain_vectors(tmp_path):
+    """The baseline process reads and tokenises the file as `pretrain-vectors` does, so the
+    two vocabularies are the same words."""
+    pytest.importorskip("gensim")
+    import subprocess
+
+    from spacy_seqkit.benchmarks.pretrain import command
+    from spacy_seqkit.vectors import read_corpus, read_texts
+
+    text = tmp_path / "t.txt"
+    lines = ["Je veux aller de Saint-Étienne à l'aéroport ,  demain !", "", "  un billet\tpour Lyon-Part-Dieu svp"]
+    text.write_text("\ufeff" + "\n".join(lines * 30) + "\n", encoding="utf8")
+    settings = {"dim": 8, "epochs": 1, "min_count": 2, "threads": 1, "seed": 0}
+    args = command("gensim", text, tmp_path / "g.txt", tmp_path / "g.json", settings)
+    done = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    steps = json.loads(done.stdout.strip().splitlines()[-1])
+    vocab, _, n_words = read_corpus(read_texts(text), min_count=2)
+    assert steps["words"] == n_words and steps["vocab"] == len(vocab)
+    words = [line.split(" ")[0] for line in (tmp_path / "g.txt").read_text(encoding="utf8").splitlines()[1:]]
+    assert sorted(words) == sorted(vocab.words)
+
+
+@pytest.mark.slow
+def test_pretrain_benchmark_runs_both_processes_end_to_end(tmp_path):
+    pytest.importorskip("gensim")
+    from typer.testing import CliRunner
+
+    from spacy_seqkit.cli import app
+
+    text = tmp_path / "text.jsonl"
+    rows = [{"text": s} for s in synthetic_sentences(2000, seed=0)]
+    text.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n", encoding="utf8")
+    args = ["benchmark", "pretrain-vectors", str(text), "-o", str(tmp_path / "out"), "--repeats", "2"]
+    result = CliRunner().invoke(app, args + ["--epochs", "2", "--threads", "1"])
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "out" / "pretrain_vectors.json").read_text())
+    ours, gensim = data["rows"]
+    assert (ours["side"], gensim["side"]) == ("spacy_seqkit", "gensim")
+    assert ours["same_vocab"] and ours["words"] == gensim["words"] > 15_000
+    assert ours["× gensim"] > 0 and len(ours["runs s"]) == 2
+    assert ours["sim_acc"] > 0.6 and gensim["sim_acc"] > 0.6  # chance: 0.5
+    assert "cpu" in data["environment"] and data["environment"]["cpu_flags"] is not None
+
+
+def test_pretrain_benchmark_names_the_bad_option(tmp_path):
+    from typer.testing import CliRunner
+
+    from spacy_seqkit.cli import app
+
+    result = CliRunner().invoke(app, ["benchmark", "pretrain-vectors", str(tmp_path / "missing.txt")])
+    assert result.exit_code == 2 and "TEXTS" in result.output
+    (tmp_path / "t.txt").write_text("un deux\n", encoding="utf8")
+    result = CliRunner().invoke(app, ["benchmark", "pretrain-vectors", str(tmp_path / "t.txt"), "--repeats", "0"])
+    assert result.exit_code == 2 and "--repeats" in result.output
