@@ -58,7 +58,8 @@ def reading_pipeline(nlp=None):
         names = [(name, dict(cfg["components"][name])) for name in pipeline[pipeline.index("ner") + 1 :]]
     for name, component_cfg in names:
         factory = component_cfg.pop("factory")
-        reading.add_pipe(factory, name=name, config=component_cfg)
+        if factory.startswith("seqkit_"):  # the reading; not a trained component (the roles' spancat)
+            reading.add_pipe(factory, name=name, config=component_cfg)
     return reading
 
 

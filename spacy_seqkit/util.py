@@ -117,3 +117,49 @@ def limit_threads(threads: int) -> None:
     check_positive_int("threads", threads)
     torch.set_num_threads(threads)
     threadpool_limits(threads)
+
+
+def msgpack_registries_cached() -> None:
+    """Make srsly find its msgpack encoders and decoders in a cache, not anew at every call.
+
+    At each `msgpack_dumps` / `msgpack_loads` srsly asks its catalogue registries for every
+    encoder and decoder, and `Registry.get_all` scans every installed package's entry points and
+    every function registered in the process (~0.7-1.2 ms a call with spaCy loaded): paid by
+    every `Doc.to_bytes`, every span group a `DocBin` reads (each doc of a training corpus, each
+    epoch) and every doc `nlp.pipe(n_process=2)` passes between processes. The entry points
+    installed now are registered by name (a function registered by the same name in the process
+    keeps precedence, as before), and `get_all` answers from a cache made anew whenever a function
+    is registered (through the registry, or anywhere in catalogue: the count changes); the
+    functions it returns are the same."""
+    import catalogue
+    from srsly import msgpack_decoders, msgpack_encoders
+
+    for registry in (msgpack_encoders, msgpack_decoders):
+        if getattr(registry, "_seqkit_cached", False):
+            continue
+        for name, func in registry.get_entry_points().items():
+            if not catalogue.check_exists(*registry.namespace, name):
+                registry.register(name, func=func)
+        registry.entry_points = False
+        registry.get_all = _cached_get_all(registry)
+        registry._seqkit_cached = True
+
+
+def _cached_get_all(registry):
+    import catalogue
+
+    get_all, register = registry.get_all, registry.register
+    cache: dict = {}
+
+    def cached_get_all() -> dict:
+        size = len(catalogue.REGISTRY)
+        if cache.get("size") != size:
+            cache["size"], cache["all"] = size, get_all()
+        return dict(cache["all"])
+
+    def register_and_forget(*args, **kwargs):
+        cache.clear()
+        return register(*args, **kwargs)
+
+    registry.register = register_and_forget
+    return cached_get_all

@@ -1,14 +1,15 @@
-"""Turn the writers' sources (sources/<writer>.txt) into corpus/written/train.jsonl and
-corpus/written/eval.jsonl.
+"""Turn the writers' sources (sources/<writer>.txt) into corpus/written/train.jsonl,
+corpus/written/eval.jsonl and corpus/written/after.jsonl.
 
 A source holds one writer's requests: two header lines, `# writer: <id>` and `# brief: <the
 register and situation the writer was given>`, then one request per line in the markup of the
 hand-written sets (`CATEGORY NOISE TEXT`, places as `[mention](LABEL=Canonical)`; see
 corpus/handwritten/build.py). The writers are split once, by writer, never mixed: EVAL_WRITERS are
 scored and never read (their errors are not looked at, no rule is drawn from them); the others
-are the training part the main job learns from.
+are the training part the main job learns from. AFTER_WRITERS, of kinds not asked for before, wrote
+after the main job learned roles over every candidate, and are never read either: scored once.
 
-    python corpus/written/build.py            # rewrite train.jsonl and eval.jsonl
+    python corpus/written/build.py            # rewrite train.jsonl, eval.jsonl and after.jsonl
     python corpus/written/build.py --stats    # also print the counts per writer
 """
 
@@ -22,6 +23,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 SOURCES = HERE / "sources"
 EVAL_WRITERS = ("e01", "e02", "e03", "e04", "e05", "e06", "e07")
+AFTER_WRITERS = ("n01", "n02", "n03", "n04")
 HEADER = re.compile(r"#\s*(writer|brief):\s*(.+)")
 
 
@@ -59,11 +61,12 @@ def read_source(path: Path, builder=None):
 
 
 def build():
-    """{"train": records, "eval": records}, writers in order."""
+    """{"train": records, "eval": records, "after": records}, writers in order."""
     builder = _handwritten()
-    parts = {"train": [], "eval": []}
+    parts: dict = {"train": [], "eval": [], "after": []}
     for path in sorted(SOURCES.glob("*.txt")):
-        parts["eval" if path.stem in EVAL_WRITERS else "train"] += read_source(path, builder)
+        part = "eval" if path.stem in EVAL_WRITERS else "after" if path.stem in AFTER_WRITERS else "train"
+        parts[part] += read_source(path, builder)
     return parts
 
 

@@ -78,3 +78,42 @@ def test_collector_paused_turns_the_collector_off_and_restores_it(enabled):
         assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_msgpack_registries_cached_keep_every_encoder_and_see_new_ones():
+    """After `msgpack_registries_cached`, srsly still writes and reads what its encoders know
+    (numpy arrays), docs with span groups, and sees an encoder registered later."""
+    import numpy
+    import spacy
+    import srsly
+    from spacy.tokens import Doc, Span
+
+    from spacy_seqkit.util import msgpack_registries_cached
+
+    msgpack_registries_cached()
+    msgpack_registries_cached()  # twice is once
+    assert not srsly.msgpack_encoders.entry_points and not srsly.msgpack_decoders.entry_points
+    assert "numpy" in srsly.msgpack_encoders.get_all() and "numpy" in srsly.msgpack_decoders.get_all()
+    array = numpy.arange(6, dtype="float32").reshape(2, 3)
+    assert numpy.array_equal(srsly.msgpack_loads(srsly.msgpack_dumps({"a": array}))["a"], array)
+    nlp = spacy.blank("fr")
+    doc = nlp.make_doc("de Lille à Arras")
+    doc.spans["roles"] = [Span(doc, 1, 2, label="DEPART"), Span(doc, 3, 4, label="ARRIVEE")]
+    copy = Doc(nlp.vocab).from_bytes(doc.to_bytes())
+    assert [(s.text, s.label_) for s in copy.spans["roles"]] == [("Lille", "DEPART"), ("Arras", "ARRIVEE")]
+
+    class Point:
+        def __init__(self, x):
+            self.x = x
+
+    def encode(obj, chain=None):
+        return {"__point__": obj.x} if isinstance(obj, Point) else obj if chain is None else chain(obj)
+
+    def decode(obj, chain=None):
+        if isinstance(obj, dict) and "__point__" in obj:
+            return Point(obj["__point__"])
+        return obj if chain is None else chain(obj)
+
+    srsly.msgpack_encoders.register("test_point", func=encode)
+    srsly.msgpack_decoders.register("test_point", func=decode)
+    assert srsly.msgpack_loads(srsly.msgpack_dumps({"p": Point(3)}))["p"].x == 3

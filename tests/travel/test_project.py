@@ -43,8 +43,9 @@ def project(tmp_path_factory):
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     shutil.copytree(ROOT / "spacy_seqkit", root / "spacy_seqkit", ignore=ignore)
     (root / "corpus").mkdir()
-    for name in ("test.jsonl", "blind.jsonl", "holdout.jsonl", "stations.jsonl", "orders_example.csv"):
+    for name in ("test.jsonl", "blind.jsonl", "holdout.jsonl", "stations.jsonl", "dev.jsonl", "orders_example.csv"):
         shutil.copy(ROOT / "corpus" / name, root / "corpus" / name)
+    shutil.copytree(ROOT / "corpus" / "written", root / "corpus" / "written")
     overrides = {"vars.n_train": 300, "vars.n_dev": 60, "vars.max_steps": 30, "vars.train_max_steps": 30}
     project_run(root, "all", overrides=overrides, capture=True)
     return root
@@ -61,6 +62,8 @@ def test_project_all_writes_pipeline_metrics_answers_and_package(project):
     assert blind["results"]["model"]["n"] >= 400
     stations = json.loads((project / "metrics" / "ner_maxout_stations.json").read_text())
     assert stations["results"]["model"]["n"] >= 400
+    never_read = json.loads((project / "metrics" / "ner_maxout_written_eval.json").read_text())
+    assert never_read["results"]["model"]["n"] >= 1500 and not list((project / "metrics").glob("*written_eval*errors*"))
     with (project / "metrics" / "ner_maxout_trips.csv").open() as f:
         answers = list(csv.reader(f))
     orders = (project / "corpus" / "orders_example.csv").read_text().splitlines()[1:]

@@ -1,5 +1,6 @@
 """The written requests (corpus/written/): at least 5,000 from at least 20 writers, split by writer
-into a training part and never-read evaluation writers (at least 1,500 requests from at least 6),
+into a training part, never-read evaluation writers (at least 1,500 requests from at least 6) and
+never-read writers of new kinds who wrote after the learned roles (at least 300 from at least 3),
 each record well formed (spans on spaCy's tokens, trip agreeing with the spans, canonical names
 that exist), built from its sources, and no sentence shared with another set."""
 
@@ -13,7 +14,7 @@ from test_handwritten_sets import LABELS, is_known
 from test_handwritten_sets import SETS as HANDWRITTEN
 
 WRITTEN = Path(__file__).resolve().parents[2] / "corpus" / "written"
-PARTS = ("train", "eval")
+PARTS = ("train", "eval", "after")
 
 
 def load_builder():
@@ -39,7 +40,12 @@ def test_written_sets_size_writers_and_split():
     assert len(evaluation) >= 1500 and len(writers["eval"]) >= 6
     assert not writers["train"] & writers["eval"], "a writer in both parts"
     assert writers["eval"] == set(load_builder().EVAL_WRITERS)
-    for r in train + evaluation:
+    # writers of new kinds, after the change: at least 300 requests from at least 3, in no other part
+    after = records("after")
+    assert len(after) >= 300 and len({r["writer"] for r in after}) >= 3
+    assert writers["after"] == set(load_builder().AFTER_WRITERS)
+    assert not writers["after"] & (writers["train"] | writers["eval"])
+    for r in train + evaluation + after:
         assert r["brief"] and r["category"] and r["id"].startswith(r["writer"] + "-")
 
 

@@ -78,7 +78,7 @@ def journeys_per_second(planner: JourneyPlanner, pairs: Sequence[Tuple[int, int]
 def pyraptor_timetable(tt: Timetable, day: int):
     """The trains of `day` as pyraptor's Timetable: one stop per station, a train's stops
     where one may neither board nor leave left out."""
-    from pyraptor.model.structures import (  # type: ignore[import-untyped]
+    from pyraptor.model.structures import (
         Routes,
         Station,
         Stations,
@@ -122,7 +122,7 @@ def compare_with_pyraptor(tt: Timetable, pairs: Sequence[Tuple[int, int]], round
     """(our journeys/s, pyraptor's journeys/s, same earliest arrivals, queries) on the trains
     of DAY as pyraptor reads them, from 08:00."""
     from loguru import logger
-    from pyraptor.model.raptor import RaptorAlgorithm, best_stop_at_target_station  # type: ignore[import-untyped]
+    from pyraptor.model.raptor import RaptorAlgorithm, best_stop_at_target_station
 
     logger.remove()  # pyraptor logs every round
     day = DAY_INDEX
@@ -219,7 +219,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     try:
         if not args.raptor_queries:
             raise ImportError
-        import pyraptor  # type: ignore[import-untyped]  # noqa: F401
+        import pyraptor  # noqa: F401
     except ImportError:
         print("\nno comparison with pyraptor (--raptor-queries 0, or not installed: pip install pyraptor)")
     else:

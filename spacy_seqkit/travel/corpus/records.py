@@ -6,7 +6,7 @@ A record is `{"id", "text", "spans": [{"start", "end", "label"}], "trip": {"depa
 """
 import json
 from pathlib import Path
-from typing import Callable, Dict, Iterable, List, Union
+from typing import Optional, Callable, Dict, Iterable, List, Union
 
 from spacy.tokens import Doc
 
@@ -45,8 +45,29 @@ def record_trip(record: Dict) -> Trip:
     return Trip.from_dict(record.get("trip"))
 
 
+# The span group of a record's spans, for a span categorizer (`spancat_singlelabel`).
+ROLES_KEY = "roles"
+# Whether a request asks for a trip by train at all (a text classifier's labels), by the
+# category of a written record or the family of a generated one's template: one end, an end in
+# doubt or abroad still ask for one; no intent, places as things, another language, nonsense and
+# another means do not.
+INTENT_LABELS = ("TRIP", "NO_TRIP")
+NO_TRIP_KINDS = frozenset({"nointent", "thing", "foreign", "junk", "mode"})
+NO_TRIP_TEMPLATES = frozenset({"no_travel", "place_thing", "foreign", "other_mode", "gibberish"})
+
+
+def asks_for_trip(record: Dict) -> Optional[bool]:
+    """Whether the record asks for a train trip, where its category or template says; else None."""
+    if record.get("category"):
+        return record["category"] not in NO_TRIP_KINDS
+    if record.get("template"):
+        return record["template"].rsplit("-", 1)[0] not in NO_TRIP_TEMPLATES
+    return None
+
+
 def record_doc(make_doc: Callable[[str], Doc], record: Dict) -> Doc:
-    """The record's text made into a Doc by `make_doc`, its spans as `doc.ents` and its
+    """The record's text made into a Doc by `make_doc`, its spans as `doc.ents` and as
+    `doc.spans["roles"]`, and its
     canonical trip string in `doc._.rewrite` (user data). A span off the token
     boundaries, or two overlapping spans, raise a ValueError naming the record."""
     record_id = record.get("id")
@@ -65,6 +86,10 @@ def record_doc(make_doc: Callable[[str], Doc], record: Dict) -> Doc:
         doc.ents = ents
     except ValueError as err:
         raise ValueError(f"record {record_id}: overlapping spans ({err})") from None
+    doc.spans[ROLES_KEY] = ents  # the ends and stops a span categorizer learns to give the places
+    intent = asks_for_trip(record)
+    if intent is not None:
+        doc.cats = {"TRIP": float(intent), "NO_TRIP": float(not intent)}
     # spaCy keys extension values by tuples; its stubs type user_data as Dict[str, Any].
     doc.user_data[REWRITE_KEY] = gold_rewrite(make_doc, record)  # type: ignore[index]
     return doc

@@ -5,12 +5,12 @@ import re
 import weakref
 from typing import List, Optional, cast
 
-from spacy.attrs import IS_ALPHA, IS_LOWER, IS_PUNCT, IS_STOP, IS_TITLE, LIKE_NUM, LOWER, ORTH, SPACY
+from spacy.attrs import IDX, IS_ALPHA, IS_LOWER, IS_PUNCT, IS_STOP, IS_TITLE, LIKE_NUM, LOWER, ORTH, SPACY
 from spacy.tokens import Doc, Span, Token
 
 from .lexicon import fold, lexicon
 
-_FLAGS = [ORTH, LOWER, IS_PUNCT, IS_STOP, IS_ALPHA, LIKE_NUM, IS_LOWER, IS_TITLE, SPACY]
+_FLAGS = [ORTH, LOWER, IDX, IS_PUNCT, IS_STOP, IS_ALPHA, LIKE_NUM, IS_LOWER, IS_TITLE, SPACY]
 _WORD_PARTS = re.compile(r"[-'’]")
 _read: "weakref.WeakKeyDictionary[Doc, Words]" = weakref.WeakKeyDictionary()
 
@@ -20,7 +20,21 @@ class Words:
     apostrophe folded, "" outside the doc (rules read around a place without minding the doc's
     edges); `text`, and the flags, are the tokens' own. One `to_array` read, not a Token each."""
 
-    __slots__ = ("doc", "text", "lower", "punct", "stop", "alpha", "num", "is_lower", "title", "space", "n")
+    __slots__ = (
+        "doc",
+        "text",
+        "lower",
+        "idx",
+        "punct",
+        "stop",
+        "alpha",
+        "num",
+        "is_lower",
+        "title",
+        "space",
+        "n",
+        "_all",
+    )
 
     def __init__(self, doc: Doc) -> None:
         strings = doc.vocab.strings
@@ -29,15 +43,25 @@ class Words:
         self.text: List[str] = cast(List[str], [strings[key] for key in columns[0]])
         lowers = cast(List[str], [strings[key] for key in columns[1]])
         self.lower = [w.replace("’", "'") if "’" in w else w for w in lowers]
+        self.idx: List[int] = columns[2]
         self.punct, self.stop, self.alpha, self.num, self.is_lower, self.title, self.space = (
-            list(map(bool, column)) for column in columns[2:]
+            list(map(bool, column)) for column in columns[3:]
         )
+        self._all: Optional[str] = None
 
     def __getitem__(self, i: int) -> str:
         return self.lower[i] if 0 <= i < self.n else ""
 
     def __len__(self) -> int:
         return self.n
+
+    def span(self, start: int, end: int) -> str:
+        """The text of tokens `start:end` as typed (`Span.text`, without making a Token each)."""
+        if end <= start:
+            return ""
+        if self._all is None:
+            self._all = "".join(t + " " * s for t, s in zip(self.text, self.space))
+        return self._all[self.idx[start] - self.idx[0] : self.idx[end - 1] - self.idx[0] + len(self.text[end - 1])]
 
     def any_in(self, start: int, end: int, words) -> bool:
         """Some word of `start:end` (clipped to the doc) is one of `words`."""

@@ -65,8 +65,13 @@ def _decode(obj, chain=None):
 
 def register_msgpack() -> None:
     """Let srsly's msgpack (which saves a doc's `user_data`, where `span._.place` lives) write and
-    read places: docs that hold them save, load and pickle as any other."""
+    read places: docs that hold them save, load and pickle as any other; and read its entry
+    points once (`util.msgpack_registries_cached`: ~1 ms a call otherwise)."""
     import srsly
+
+    from ...util import msgpack_registries_cached
+
+    msgpack_registries_cached()
 
     if "spacy_seqkit.place" not in srsly.msgpack_encoders.get_all():
         srsly.msgpack_encoders.register("spacy_seqkit.place", func=_encode)

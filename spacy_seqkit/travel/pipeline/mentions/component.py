@@ -28,6 +28,9 @@ from .station_names import ends_a_station_name, join_station_names
 
 KEY = "places"
 UNKNOWN_NAMES_SETTINGS = ("keep", "drop")
+# Whose roles the mentions take: the recognizer's only; the span categorizer's for the places the
+# recognizer did not mark too; or the categorizer's for every candidate it read.
+ROLES_SETTINGS = ("recognizer", "union", "learned")
 # A name right after one of these is a station abroad ("Londres St Pancras"); not "Europe",
 # which ends French stations' names ("Lille Europe").
 _FOREIGN_CITIES = FOREIGN_PLACES - {"europe"}
@@ -48,12 +51,18 @@ class PlaceMentions(ReadingPipe):
         known_places_only: bool = True,
         unknown_names: str = "drop",
         landmarks: bool = True,
+        roles: str = "learned",
+        roles_key: str = "roles",
     ) -> None:
         if unknown_names not in UNKNOWN_NAMES_SETTINGS:
             raise ValueError(f"unknown_names must be one of 'keep', 'drop', got {unknown_names!r}")
+        if roles not in ROLES_SETTINGS:
+            raise ValueError(
+                f"seqkit_places: roles must be one of {', '.join(map(repr, ROLES_SETTINGS))}, got {roles!r}"
+            )
         self.name, self._places = name, places
         self.resolve_names, self.known_places_only, self.unknown_names = resolve_names, known_places_only, unknown_names
-        self.landmarks = landmarks
+        self.landmarks, self.roles, self.roles_key = landmarks, roles, roles_key
         install_extensions()
 
     def __call__(self, doc: Doc) -> Doc:
@@ -86,7 +95,27 @@ class PlaceMentions(ReadingPipe):
         taken = {i for span, _ in marked for i in range(span.start, span.end)} | landmark
         free = [(Span(doc, s, e, label=PLACE), p) for s, e, p in self.free_places(words, taken)]
         found = [(s, p) for s, p in marked + free if not named_person(words, s.start)]
+        if self.roles != "recognizer" and self.roles_key in doc.spans:
+            found = self.with_learned_roles(doc, found)
         return sorted(found, key=lambda f: f[0].start), landmark
+
+    def with_learned_roles(self, doc: Doc, found: List[Found]) -> List[Found]:
+        """The mentions with the roles the span categorizer gave the candidates (`doc.spans[roles_key]`):
+        a known place the recognizer did not mark takes its learned role ("union" and "learned");
+        with "learned", a mention the recognizer marked that was a candidate takes its learned role,
+        or none."""
+        learned = {(s.start, s.end): s.label_ for s in doc.spans[self.roles_key] if s.label_ in LABELS}
+        candidates = set(self.places.name_spans(words_of(doc).text)) if self.roles == "learned" else set()
+        out = []
+        for span, place in found:
+            key = (span.start, span.end)
+            label = span.label_
+            if key in learned and (label == PLACE or self.roles == "learned"):
+                label = learned[key]
+            elif label != PLACE and key in candidates:
+                label = PLACE  # a candidate the categorizer gave no role
+            out.append((span if label == span.label_ else Span(doc, span.start, span.end, label=label), place))
+        return out
 
     def read_mention(self, span: Span, shouting=None) -> List[Found]:
         """The (mention, place) pairs a recognized span names, in reading order, each mention
@@ -95,16 +124,19 @@ class PlaceMentions(ReadingPipe):
         are village names ("vers", "par") only when nothing else in it is a place. A span with
         no known place in it is kept as typed when written as a name ("Port-Boulet") with
         `unknown_names = "keep"` and `places` does not exclude it, else dropped ("samedi")."""
-        places, doc = self.places, span.doc
+        places, doc, words = self.places, span.doc, words_of(span.doc)
         before = doc[max(0, span.start - 1) : span.start + (len(span) > 1)]
         if any(normalise(t.text) in _FOREIGN_CITIES for t in before):
             return []  # "Londres St Pancras", "Genève Cornavin": a station abroad
         if len(span) > 1 and span[-1].is_stop and span[-1].is_lower and not ends_a_station_name(span):
-            head = places.place(span[:-1].text)  # "Paris est à quelle heure": "est" is no part of it
+            head = places.place(
+                words.span(span.start, span.end - 1)
+            )  # "Paris est à quelle heure": "est" is no part of it
             if head is not None:
                 return [(span[:-1], head)]
-        place = with_contracted_article(span, places) or places.place(span.text)
-        if place is not None and capital_of_the_sentence(span) and places.place(span.text.lower()) is None:
+        text = words.span(span.start, span.end)
+        place = with_contracted_article(span, places) or places.place(text)
+        if place is not None and capital_of_the_sentence(span) and places.place(text.lower()) is None:
             return []  # "La réunion est à Toulouse": a word, not La Réunion (Lot-et-Garonne)
         if place is not None and not (self.known_places_only and run_together(span, places)):
             return [(span, place)]
@@ -120,7 +152,7 @@ class PlaceMentions(ReadingPipe):
                     continue
                 if len(part) > 1 and part[-1].is_stop and part[-1].is_lower and not ends_a_station_name(part):
                     continue  # "Lens mais finalement": no name ends in a function word
-                place = places.place(part.text)
+                place = places.place(words.span(part.start, part.end))
                 if place is not None:
                     is_function_word = len(part) == 1 and part[0].is_stop
                     (function_words if is_function_word else found).append((part, place))
@@ -144,7 +176,7 @@ class PlaceMentions(ReadingPipe):
         found = []
         for s, e in runs:
             if not any(i in taken for i in range(s, e)):
-                place = places.place(words.doc[s:e].text)
+                place = places.place(words.span(s, e))
                 if place is not None:
                     found.append((s, e, place))
         named = taken | {i for s, e in runs for i in range(s, e)}
@@ -182,6 +214,8 @@ def named_person(words: Words, start: int) -> bool:
         "known_places_only": True,
         "unknown_names": "drop",
         "landmarks": True,
+        "roles": "learned",
+        "roles_key": "roles",
     },
 )
 def make_place_mentions(
@@ -192,13 +226,18 @@ def make_place_mentions(
     known_places_only: bool,
     unknown_names: str,
     landmarks: bool,
+    roles: str,
+    roles_key: str,
 ) -> PlaceMentions:
     """Writes every place the request names to `doc.spans["places"]` (`span._.place`: its
     `Place`; label: the recognizer's role, or PLACE). `resolve_names`: read mentions as places
     of `places` (else each is kept as typed); `known_places_only`: a mention naming no known
     place as a whole is read as the known places inside it; `unknown_names`: "drop" (only known
     places are mentions) or "keep" (a name written as one is kept as typed); `landmarks`: a
-    landmark's words are no place ("la Tour Eiffel")."""
+    landmark's words are no place ("la Tour Eiffel"); `roles`: the roles the mentions take where a
+    span categorizer wrote them in `doc.spans[roles_key]` ("recognizer": the recognizer's alone;
+    "union": learned ones for the places it did not mark; "learned": learned ones for every
+    candidate)."""
     check_places(name, places)
     return PlaceMentions(
         name,
@@ -207,4 +246,6 @@ def make_place_mentions(
         known_places_only=known_places_only,
         unknown_names=unknown_names,
         landmarks=landmarks,
+        roles=roles,
+        roles_key=roles_key,
     )

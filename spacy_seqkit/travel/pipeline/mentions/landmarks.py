@@ -96,7 +96,7 @@ def landmarks(doc: Doc, places: Places) -> Tuple[Set[int], List[Tuple[int, int]]
                 (first, stop)
                 for stop in range(end, name_start, -1)
                 for first in firsts
-                if places.place(doc[first:stop].text) is not None
+                if places.place(words.span(first, stop)) is not None
             ),
             None,
         )

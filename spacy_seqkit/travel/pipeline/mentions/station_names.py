@@ -142,7 +142,7 @@ def widest_station(span: Span, places: Places, before: Optional[Span] = None) ->
             continue
         if best is not None and (end - start, min(end, span.end)) <= (best[1] - best[0], min(best[1], span.end)):
             continue  # the longest, and of equals the one that leaves less of the mention out
-        place = places.place(doc[start:end].text)
+        place = places.place(words_of(doc).span(start, end))
         if place is not None and place.kind == STATION:
             best = (start, end)
     return best

@@ -129,6 +129,8 @@ class TripResolver(ReadingPipe):
         for name, step in self.steps:
             before = (reading.read, reading.departures[:1], reading.arrivals[:1], reading.stops)
             reading = step(reading)
+            if reading.invalid:
+                return replace(reading, why=reading.why + ({"rule": reading.invalid},))
             if (reading.read, reading.departures[:1], reading.arrivals[:1], reading.stops) != before:
                 if name != "ruled_out":
                     reading = replace(reading, why=reading.why + ({"rule": f"seqkit_trip.{name}"},))
@@ -191,9 +193,9 @@ def trip_of(reading: Reading) -> Trip:
         departure=departure[0].name if departure else None,
         arrival=arrival[0].name if arrival else None,
         steps=tuple(e.name for e in reading.stops),
-        departure_text=departure[0].span.text if departure else None,
-        arrival_text=arrival[0].span.text if arrival else None,
-        steps_text=tuple(e.span.text for e in reading.stops),
+        departure_text=reading.words.span(departure[0].start, departure[0].end) if departure else None,
+        arrival_text=reading.words.span(arrival[0].start, arrival[0].end) if arrival else None,
+        steps_text=tuple(reading.words.span(e.start, e.end) for e in reading.stops),
         departure_place=departure[0].place if departure else None,
         arrival_place=arrival[0].place if arrival else None,
         step_places=tuple(e.place for e in reading.stops),

@@ -52,7 +52,7 @@ def adjacent_place(reading: Reading, end: End, after: bool, max_tokens: int) -> 
         part = doc[start:stop]
         if not (is_word(part[0]) and is_word(part[-1])):  # "Paris Saint-Lazare"
             continue
-        place = places.place(part.text)
+        place = places.place(w.span(start, stop))
         if place is not None:
             if w[stop if after else start - 1] == "ou":
                 return None  # "lille flandres ou lille europe vers arras": one of two, no end

@@ -16,6 +16,14 @@ from .state import Ends, Reading
 trip_steps = catalogue.create("spacy_seqkit", "trip_steps", entry_points=True)
 
 
+@trip_steps.register("learned_intent")
+def learned_intent(r: Reading) -> Reading:
+    cats = r.doc.cats
+    if cats.get("NO_TRIP", 0.0) > cats.get("TRIP", 1.0):  # a text classifier says no trip is asked for
+        return replace(r, read=(), departures=(), arrivals=(), stops=(), invalid="intent.no_trip")
+    return r
+
+
 @trip_steps.register("ruled_out")
 def ruled_out(r: Reading) -> Reading:
     if not any(e.ruled_out for e in r.read):

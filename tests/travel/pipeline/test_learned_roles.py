@@ -1,0 +1,167 @@
+"""Every named place a candidate: the suggester a span categorizer reads (`spacy-seqkit.place_suggester.v1`),
+the roles it learns taken by `seqkit_places` (`roles`: recognizer / union / learned), a text
+classifier's NO_TRIP read by the `learned_intent` step, and the training docs the corpus gives both."""
+
+import pytest
+import spacy
+from spacy.tokens import Span
+from thinc.api import Config
+from trip_helpers import marked_doc, read
+
+from spacy_seqkit.travel.corpus.records import record_doc
+from spacy_seqkit.travel.pipeline.reading import add_reading
+from spacy_seqkit.travel.pipeline.roles.suggester import place_candidates
+
+SUGGESTER_CONFIG = """
+[suggester]
+@misc = "spacy-seqkit.place_suggester.v1"
+with_entities = true
+
+[suggester.places]
+@misc = "spacy-seqkit.french_places.v1"
+"""
+
+
+@pytest.fixture(scope="module")
+def suggester():
+    return spacy.util.registry.resolve(Config().from_str(SUGGESTER_CONFIG))["suggester"]
+
+
+def spans_of(doc, ragged, start=0):
+    n = int(ragged.lengths[0]) if len(ragged.lengths) else 0
+    return [doc[int(s) : int(e)].text for s, e in ragged.data[start : start + n].tolist()]
+
+
+def test_suggester_resolves_from_config_and_proposes_known_places(nlp, suggester):
+    doc = nlp.make_doc("Rennes, départ demain, pour aller voir ma tante à Saint-Malo")
+    ragged = suggester([doc])
+    assert list(ragged.lengths) == [2]
+    assert spans_of(doc, ragged) == ["Rennes", "Saint-Malo"]
+    # the recognizer's own mentions too, known or not (a typo, a hamlet)
+    marked = marked_doc(nlp, "de Rennnes à Saint-Malo", [("Rennnes", "DEPART")])
+    assert "Rennnes" in spans_of(marked, suggester([marked]))
+
+
+def test_suggester_batch_equals_each_doc_alone(nlp, suggester):
+    texts = ["Je veux aller de Marseille à Paris", "", "bonjour", "entre Nantes et Angers demain"]
+    docs = [nlp.make_doc(t) for t in texts]
+    batch = suggester(docs)
+    assert list(batch.lengths) == [int(suggester([d]).lengths[0]) for d in docs]
+    offset = 0
+    for doc in docs:
+        alone = suggester([doc])
+        assert batch.data[offset : offset + int(alone.lengths[0])].tolist() == alone.data.tolist()
+        offset += int(alone.lengths[0])
+    assert batch.data.shape == (offset, 2)
+
+
+def test_suggester_without_entities_proposes_index_names_only(nlp):
+    config = Config().from_str(SUGGESTER_CONFIG.replace("with_entities = true", "with_entities = false"))
+    suggest = spacy.util.registry.resolve(config)["suggester"]
+    doc = marked_doc(nlp, "de Rennnes à Saint-Malo", [("Rennnes", "DEPART")])
+    assert spans_of(doc, suggest([doc])) == ["Saint-Malo"]
+
+
+def test_suggester_rejects_what_is_not_places():
+    config = Config().from_str('[suggester]\n@misc = "spacy-seqkit.place_suggester.v1"\nplaces = 3\n')
+    with pytest.raises(Exception, match="places"):
+        spacy.util.registry.resolve(config)
+
+
+def with_roles(nlp, text, marked, learned):
+    """`text` with the recognizer's `marked` entities and a span categorizer's `learned` roles."""
+    doc = marked_doc(nlp, text, marked)
+    spans = []
+    for mention, label in learned:
+        start = text.index(mention)
+        spans.append(doc.char_span(start, start + len(mention), label=label))
+    doc.spans["roles"] = spans
+    return read(nlp, doc)
+
+
+TEXT = "Nantes, départ 7h12, pour Angers"
+
+
+@pytest.mark.parametrize(
+    "roles, trip",
+    [
+        ("recognizer", None),  # the recognizer marked one end: the other is lost
+        ("union", ("Nantes", "Angers")),  # the categorizer's role for the place it did not mark
+        ("learned", ("Nantes", "Angers")),
+    ],
+)
+def test_a_known_place_the_recognizer_missed_takes_its_learned_role(roles, trip):
+    nlp = add_reading(spacy.blank("fr"), {"seqkit_places": {"roles": roles}})
+    doc = with_roles(nlp, TEXT, [("Angers", "ARRIVEE")], [("Nantes", "DEPART"), ("Angers", "ARRIVEE")])
+    answer = doc._.trip
+    assert ((answer["departure"], answer["arrival"]) if answer["is_valid"] else None) == trip
+
+
+def test_learned_roles_override_the_recognizers_only_with_learned():
+    text = "de Lille à Arras"
+    marked = [("Lille", "ARRIVEE"), ("Arras", "DEPART")]  # the recognizer swapped them
+    learned = [("Lille", "DEPART"), ("Arras", "ARRIVEE")]
+    union = with_roles(add_reading(spacy.blank("fr"), {"seqkit_places": {"roles": "union"}}), text, marked, learned)
+    assert union._.trip["departure"] == "Arras"
+    learned_doc = with_roles(
+        add_reading(spacy.blank("fr"), {"seqkit_places": {"roles": "learned"}}), text, marked, learned
+    )
+    assert (learned_doc._.trip["departure"], learned_doc._.trip["arrival"]) == ("Lille", "Arras")
+
+
+def test_without_a_span_categorizer_every_mode_reads_as_the_recognizer(nlp):
+    doc = read(nlp, marked_doc(nlp, "de Lille à Arras", [("Lille", "DEPART"), ("Arras", "ARRIVEE")]))
+    assert (doc._.trip["departure"], doc._.trip["arrival"]) == ("Lille", "Arras")
+
+
+def test_a_bad_roles_setting_fails_early_naming_it():
+    with pytest.raises(ValueError, match="roles"):
+        add_reading(spacy.blank("fr"), {"seqkit_places": {"roles": "both"}})
+
+
+def test_a_classifier_saying_no_trip_makes_the_request_invalid_with_learned_intent(nlp):
+    from spacy_seqkit.travel.pipeline.roles.steps import DEFAULT_STEPS
+
+    text = "de Lille à Arras"
+    doc = marked_doc(nlp, text, [("Lille", "DEPART"), ("Arras", "ARRIVEE")])
+    doc.cats = {"TRIP": 0.2, "NO_TRIP": 0.8}
+    assert read(nlp, doc)._.trip["is_valid"], "not a default step: the classifier is read only when asked"
+    nlp = add_reading(spacy.blank("fr"), {"seqkit_trip": {"steps": ["learned_intent", *DEFAULT_STEPS]}})
+    doc = marked_doc(nlp, text, [("Lille", "DEPART"), ("Arras", "ARRIVEE")])
+    doc.cats = {"TRIP": 0.2, "NO_TRIP": 0.8}
+    answer = read(nlp, doc)._.trip
+    assert not answer["is_valid"] and answer["why"] == [{"rule": "intent.no_trip"}]
+    doc = marked_doc(nlp, text, [("Lille", "DEPART"), ("Arras", "ARRIVEE")])
+    doc.cats = {"TRIP": 0.8, "NO_TRIP": 0.2}
+    assert read(nlp, doc)._.trip["arrival"] == "Arras"
+
+
+def test_training_docs_carry_roles_and_intent():
+    nlp = spacy.blank("fr")
+    record = {
+        "id": "x1",
+        "text": "de Lille à Arras",
+        "spans": [{"start": 3, "end": 8, "label": "DEPART"}, {"start": 11, "end": 16, "label": "ARRIVEE"}],
+        "trip": {"departure": "Lille", "arrival": "Arras", "steps": []},
+        "category": "ok",
+    }
+    doc = record_doc(nlp.make_doc, record)
+    assert [(s.text, s.label_) for s in doc.spans["roles"]] == [("Lille", "DEPART"), ("Arras", "ARRIVEE")]
+    assert doc.cats == {"TRIP": 1.0, "NO_TRIP": 0.0}
+    told = dict(record, category="nointent", spans=[], trip=None)
+    assert record_doc(nlp.make_doc, told).cats == {"TRIP": 0.0, "NO_TRIP": 1.0}
+    generated = {"id": "g", "text": "bonjour", "spans": [], "trip": None, "template": "gibberish-3"}
+    assert record_doc(nlp.make_doc, generated).cats["NO_TRIP"] == 1.0
+    plain = {"id": "h", "text": "bonjour", "spans": [], "trip": None}
+    assert record_doc(nlp.make_doc, plain).cats == {}
+
+
+def test_place_candidates_are_in_order_and_unique(nlp):
+    from spacy_seqkit.travel.places.registry import make_french_places
+
+    places = make_french_places()
+    doc = nlp.make_doc("Lyon, Lyon et encore Lyon puis Paris")
+    doc.ents = [Span(doc, 0, 1, label="DEPART")]
+    found = place_candidates(doc, places)
+    assert found == sorted(set(found))
+    assert [doc[s:e].text for s, e in found] == ["Lyon", "Lyon", "Lyon", "Paris"]
