@@ -21,7 +21,7 @@ class Words:
     edges); `text`, and the flags, are the tokens' own. One `to_array` read, not a Token each."""
 
     __slots__ = (
-        "doc",
+        "_doc",
         "text",
         "lower",
         "idx",
@@ -39,7 +39,9 @@ class Words:
     def __init__(self, doc: Doc) -> None:
         strings = doc.vocab.strings
         columns = doc.to_array(_FLAGS).T.tolist() if len(doc) else [[]] * len(_FLAGS)
-        self.doc, self.n = doc, len(doc)
+        # A weak reference: `_read` keeps a doc's Words only while the doc lives, and a Words
+        # holding its doc would keep every doc alive.
+        self._doc, self.n = weakref.ref(doc), len(doc)
         self.text: List[str] = cast(List[str], [strings[key] for key in columns[0]])
         lowers = cast(List[str], [strings[key] for key in columns[1]])
         self.lower = [w.replace("’", "'") if "’" in w else w for w in lowers]
@@ -48,6 +50,12 @@ class Words:
             list(map(bool, column)) for column in columns[3:]
         )
         self._all: Optional[str] = None
+
+    @property
+    def doc(self) -> Doc:
+        doc = self._doc()
+        assert doc is not None, "the doc of these words is gone"
+        return doc
 
     def __getitem__(self, i: int) -> str:
         return self.lower[i] if 0 <= i < self.n else ""

@@ -436,3 +436,20 @@ def test_trip_no_other_end_beside_the_only_end(nlp, text, ents):
     no_pairs = reading(seqkit_trip={"steps": steps})
     doc = with_ents(no_pairs, "trains albi carmaux jeudi", [("carmaux", "ARRIVEE")])
     assert read(no_pairs, doc)._.trip["is_valid"] is False
+
+
+def test_a_read_doc_is_freed_once_the_caller_drops_it(nlp):
+    """The reading keeps nothing of a doc once it is answered: `resolve` on a million orders
+    holds the memory of one batch, not of every doc read (a Words view holding its doc kept
+    every doc alive)."""
+    import gc
+    import weakref
+
+    from trip_helpers import marked_doc, read
+
+    doc = read(nlp, marked_doc(nlp, "de Lille à Arras", [("Lille", "DEPART"), ("Arras", "ARRIVEE")]))
+    assert doc._.trip["arrival"] == "Arras"
+    gone = weakref.ref(doc)
+    del doc
+    gc.collect()
+    assert gone() is None
