@@ -217,6 +217,14 @@ CONFIGS = {
         @misc = "spacy-seqkit.french_places.v1"
         min_population = 1000
     """,
+    ("spacy_misc", "spacy-seqkit.place_suggester.v1"): """
+        [suggester]
+        @misc = "spacy-seqkit.place_suggester.v1"
+        with_entities = false
+
+        [suggester.places]
+        @misc = "spacy-seqkit.french_places.v1"
+    """,
     ("spacy_misc", "spacy-seqkit.CamembertEncoderLoader.v1"): """
         [loader]
         @misc = "spacy-seqkit.CamembertEncoderLoader.v1"

@@ -181,10 +181,10 @@ def trip_journey(
 ) -> JourneyResult:
     """The journey of a trip leaving at `when`: from the principal stations of each place
     that trains call at (`RailNetwork.principal`, else any of its stations trains call at);
-    a commune no station with trains serves from the stations with trains nearest to it
+    a commune no station with trains serves, or a station no train calls at (`kinds[i] ==
+    "station"`: an RER or Transilien station), from the stations with trains nearest to it
     (within 35 km, reached at ACCESS_MINUTES_PER_KM, not those of the other places); NoJourney,
-    with its reason, where no train answers (a station, `kinds[i] == "station"`, no train
-    calls at)."""
+    with its reason, where no train answers."""
     if len(stations) < 2 or len(stations) != len(names):
         return NoJourney("no trip to route")
     ends: List[List[int]] = []
@@ -193,11 +193,14 @@ def trip_journey(
     own = [set(planner.served(codes)) for codes in stations]
     for i, (codes, name) in enumerate(zip(stations, names)):
         found = planner.served(network.principal(codes, name, town=name)) or planner.served(codes) if codes else []
-        if codes and not found and i < len(kinds) and kinds[i] == STATION:
-            return NoJourney(f"no train of the timetable calls at {name}")
         if not found:
-            insee = communes[i] if i < len(communes) else None
-            point = CommunePoints.load().point(insee) if insee else None
+            if codes and i < len(kinds) and kinds[i] == STATION:
+                # a station no train of the timetables calls at (RER and Transilien stations are
+                # not in TER, TGV and Intercités's exports): from the served stations nearest to it
+                point = network.point(codes)
+            else:
+                insee = communes[i] if i < len(communes) else None
+                point = CommunePoints.load().point(insee) if insee else None
             if point is None:
                 return NoJourney(f"no train of the timetable calls at {name}" if codes else f"no station serves {name}")
             # the stations near it, but not those of the other places (Fougères's nearest is Vitré)

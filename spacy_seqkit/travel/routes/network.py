@@ -86,6 +86,14 @@ class RailNetwork:
         node = self.node_of.get(int(uic)) if str(uic).strip().isdigit() else None
         return None if node is None else self.names[node]
 
+    def point(self, uics: Iterable[UicLike]) -> Optional[Tuple[float, float]]:
+        """(lon, lat) of the first of `uics` the network places; None if it places none."""
+        for uic in uics:
+            node = self.node_of.get(int(uic)) if str(uic).strip().isdigit() else None
+            if node is not None:
+                return float(self.lon[node]), float(self.lat[node])
+        return None
+
     def stations(self, uics: Iterable[UicLike], name: str = "uics") -> List[int]:
         """The passenger nodes among `uics` (freight-only points are never answered)."""
         nodes = (self.node_of.get(u) for u in parse_uics(uics, name))

@@ -14,6 +14,7 @@ from spacy_seqkit.travel.routes.timetable import ALIGHT, BOARD, DAY
 TUESDAY = dt.date(2024, 7, 2)
 PARIS_GARE_DE_LYON, PARIS_MONTPARNASSE, PARIS_NORD = 87686006, 87391003, 87271007
 MARSEILLE, BORDEAUX, LYON_PART_DIEU, AMIENS, NICE = 87751008, 87581009, 87723197, 87313874, 87756056
+ROUEN = 87411017  # Rouen Rive Droite
 
 
 @pytest.fixture(scope="module")
@@ -250,3 +251,34 @@ def test_the_forward_scan_alone_reads_back_a_journey_arriving_as_early(planner):
         assert alone.arrival == journey.arrival and alone.changes == journey.changes
         assert alone.departure <= journey.departure
         check_legs(tt, alone, TUESDAY)
+
+
+def test_a_station_no_train_of_the_exports_calls_at_starts_from_the_served_stations_near_it(planner):
+    """Poissy (RER A, Transilien J) is in SNCF's station list but in none of the TER, TGV and
+    Intercités exports: its journey starts at a station with trains within 35 km, reached on
+    foot or by local transport, and says which place that station serves and how far it is."""
+    from spacy_seqkit.travel.orders.routing import trip_journey
+    from spacy_seqkit.travel.orders.when import When
+    from spacy_seqkit.travel.routes.network import RailNetwork
+
+    network = RailNetwork.load()
+    poissy = [int(network.uic[i]) for i, name in enumerate(network.names) if name == "Poissy"]
+    assert poissy and not planner.served(poissy)
+    when = When(dt.datetime(2024, 7, 2, 8, 0), "test")
+    journey = trip_journey(
+        planner, network, (poissy, (ROUEN,)), ("Poissy", "Rouen"), (None, None), when, kinds=("station", "commune")
+    )
+    assert isinstance(journey, Journey), journey
+    first = journey.stops[0]
+    assert first.uic not in poissy and first.serves == "Poissy" and 0 < first.access_km <= 35
+    assert journey.stops[-1].name.startswith("Rouen")
+    nowhere = trip_journey(
+        planner,
+        network,
+        ([12345678], (ROUEN,)),
+        ("Nulle-Part", "Rouen"),
+        (None, None),
+        when,
+        kinds=("station", "commune"),
+    )
+    assert isinstance(nowhere, NoJourney) and nowhere.reason == "no train of the timetable calls at Nulle-Part"
