@@ -3,7 +3,7 @@ is written: as a proper name, or in a text that shouts (all capitals)."""
 
 import re
 import weakref
-from typing import List, Optional, cast
+from typing import List, Optional, Tuple, cast
 
 from spacy.attrs import IDX, IS_ALPHA, IS_LOWER, IS_PUNCT, IS_STOP, IS_TITLE, LIKE_NUM, LOWER, ORTH, SPACY
 from spacy.tokens import Doc, Span, Token
@@ -34,6 +34,7 @@ class Words:
         "space",
         "n",
         "_all",
+        "_names",
     )
 
     def __init__(self, doc: Doc) -> None:
@@ -50,6 +51,7 @@ class Words:
             list(map(bool, column)) for column in columns[3:]
         )
         self._all: Optional[str] = None
+        self._names: Optional[tuple] = None
 
     @property
     def doc(self) -> Doc:
@@ -70,6 +72,13 @@ class Words:
         if self._all is None:
             self._all = "".join(t + " " * s for t, s in zip(self.text, self.space))
         return self._all[self.idx[start] - self.idx[0] : self.idx[end - 1] - self.idx[0] + len(self.text[end - 1])]
+
+    def name_spans(self, places) -> List[Tuple[int, int]]:
+        """`places.name_spans` of these words, read once per doc and places (the roles'
+        suggester and `seqkit_places` both ask)."""
+        if self._names is None or self._names[0] is not places:
+            self._names = (places, places.name_spans(self.text))
+        return self._names[1]
 
     def any_in(self, start: int, end: int, words) -> bool:
         """Some word of `start:end` (clipped to the doc) is one of `words`."""

@@ -165,3 +165,16 @@ def test_place_candidates_are_in_order_and_unique(nlp):
     found = place_candidates(doc, places)
     assert found == sorted(set(found))
     assert [doc[s:e].text for s, e in found] == ["Lyon", "Lyon", "Lyon", "Paris"]
+
+
+def test_known_names_are_read_once_per_doc(nlp):
+    """The suggester and `seqkit_places` share one reading of the doc's known names."""
+    from spacy_seqkit.travel.pipeline.words import words_of
+    from spacy_seqkit.travel.places.registry import make_french_places
+
+    places = make_french_places()
+    doc = nlp.make_doc("de Lille à Arras puis Lens")
+    words = words_of(doc)
+    first = words.name_spans(places)
+    assert first == places.name_spans(words.text) and words.name_spans(places) is first
+    assert place_candidates(doc, places, with_entities=False) == sorted(first)

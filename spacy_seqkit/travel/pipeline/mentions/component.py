@@ -105,7 +105,7 @@ class PlaceMentions(ReadingPipe):
         with "learned", a mention the recognizer marked that was a candidate takes its learned role,
         or none."""
         learned = {(s.start, s.end): s.label_ for s in doc.spans[self.roles_key] if s.label_ in LABELS}
-        candidates = set(self.places.name_spans(words_of(doc).text)) if self.roles == "learned" else set()
+        candidates = set(words_of(doc).name_spans(self.places)) if self.roles == "learned" else set()
         out = []
         for span, place in found:
             key = (span.start, span.end)

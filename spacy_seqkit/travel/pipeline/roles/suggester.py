@@ -19,7 +19,7 @@ Suggester = Callable[..., Ragged]
 
 def place_candidates(doc: Doc, places: Places, with_entities: bool = True) -> List[tuple]:
     """(start, end) of the candidate ends of `doc`, in order."""
-    found = set(places.name_spans(words_of(doc).text))
+    found = set(words_of(doc).name_spans(places))
     if with_entities:
         found.update((e.start, e.end) for e in doc.ents if e.label_ in LABELS)
     return sorted(found)
