@@ -80,19 +80,20 @@ class RailNetwork:
         A missing or damaged file raises NetworkFileError naming it."""
         return _load(Path(path).resolve() if path is not None else DATA_FILE)
 
+    def _node(self, uic: UicLike) -> Optional[int]:
+        """The node of a UIC code, None for one the network does not know or no code."""
+        return self.node_of.get(int(uic)) if str(uic).strip().isdigit() else None
+
     def station_name(self, uic: UicLike) -> Optional[str]:
         """SNCF's traveller name of a passenger station, else the network's label; None for
         a code the network does not know."""
-        node = self.node_of.get(int(uic)) if str(uic).strip().isdigit() else None
+        node = self._node(uic)
         return None if node is None else self.names[node]
 
     def point(self, uics: Iterable[UicLike]) -> Optional[Tuple[float, float]]:
         """(lon, lat) of the first of `uics` the network places; None if it places none."""
-        for uic in uics:
-            node = self.node_of.get(int(uic)) if str(uic).strip().isdigit() else None
-            if node is not None:
-                return float(self.lon[node]), float(self.lat[node])
-        return None
+        node = next((n for n in map(self._node, uics) if n is not None), None)
+        return None if node is None else (float(self.lon[node]), float(self.lat[node]))
 
     def stations(self, uics: Iterable[UicLike], name: str = "uics") -> List[int]:
         """The passenger nodes among `uics` (freight-only points are never answered)."""
