@@ -2,9 +2,10 @@
 
 For each request of the committed sets (the hand-written sets, corpus/written/ once it exists,
 and a fixed sample of generated requests), `record` keeps the entities a trained recognizer
-marked and what the pipeline answered from them: the trip, its stops, the texts they were read
+marked, the roles its span categorizer gave the candidate places (`doc.spans["roles"]`, read by
+`seqkit_places` with `roles = "learned"`), and what the pipeline answered from them: the trip, its stops, the texts they were read
 from and the mentions with their final roles. `tests/travel/test_same_answers.py` reads the
-same requests into docs with those entities (the project's tokenizer, no model) and checks that
+same requests into docs with those entities and roles (the project's tokenizer, no model) and checks that
 the components after the recognizer answer the same: the reading may move between modules and
 pipes, never change an answer unnoticed. An answer changed on purpose is recorded again, and the
 commit says which and why (`compare` lists them).
@@ -26,6 +27,8 @@ from typing import Dict, Iterator, List, Optional
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "tests" / "travel" / "data" / "answers"
 HANDWRITTEN = ("test", "dev", "blind", "holdout", "stations")
+# The span group the roles' span categorizer writes (`configs/ner_maxout.cfg`).
+ROLES = "roles"
 GENERATED = {"generated_train": "corpus/generated/train.jsonl", "generated_dev": "corpus/generated/dev.jsonl"}
 
 
@@ -89,12 +92,19 @@ def answer_of(doc) -> dict:
 
 
 def marked(reading, record: dict):
-    """The request of `record` as a doc of `reading`'s tokenizer with the entities it keeps."""
+    """The request of `record` as a doc of `reading`'s tokenizer with the entities it keeps, and the
+    roles the span categorizer gave its candidates (`doc.spans["roles"]`) where it kept them."""
     doc = reading.make_doc(record["text"])
-    spans = [doc.char_span(start, end, label=label) for start, end, label in record["ents"]]
-    if any(span is None for span in spans):
-        raise ValueError(f"{record['id']}: entities off the tokens of {record['text']!r}")
-    doc.ents = spans
+    for key, spans in (("ents", record["ents"]), (ROLES, record.get(ROLES))):
+        if spans is None:
+            continue
+        found = [doc.char_span(start, end, label=label) for start, end, label in spans]
+        if any(span is None for span in found):
+            raise ValueError(f"{record['id']}: {key} off the tokens of {record['text']!r}")
+        if key == "ents":
+            doc.ents = found
+        else:
+            doc.spans[key] = found
     return doc
 
 
@@ -111,7 +121,9 @@ def record(model: str, limit: Optional[int]) -> None:
 
     nlp = spacy.load(model)
     reading = reading_pipeline(nlp)
-    first = nlp.pipe_names[: nlp.pipe_names.index("ner") + 1]
+    # The trained components: the recognizer, and the span categorizer of the roles where there is one.
+    last = max(nlp.pipe_names.index(name) for name in ("ner", ROLES) if name in nlp.pipe_names)
+    first = nlp.pipe_names[: last + 1]
     OUT.mkdir(parents=True, exist_ok=True)
     for name, path in sources().items():
         if not path.exists():
@@ -119,9 +131,17 @@ def record(model: str, limit: Optional[int]) -> None:
             continue
         requests = list(read(path))[:limit]
         texts = [r["text"] for r in requests]
+        rows = []
         with nlp.select_pipes(enable=first):
-            ents = [[[e.start_char, e.end_char, e.label_] for e in doc.ents] for doc in nlp.pipe(texts)]
-        rows = [{"id": r["id"], "text": r["text"], "ents": e} for r, e in zip(requests, ents)]
+            for r, doc in zip(requests, nlp.pipe(texts)):
+                row = {
+                    "id": r["id"],
+                    "text": r["text"],
+                    "ents": [[e.start_char, e.end_char, e.label_] for e in doc.ents],
+                }
+                if ROLES in doc.spans:
+                    row[ROLES] = [[s.start_char, s.end_char, s.label_] for s in doc.spans[ROLES]]
+                rows.append(row)
         whole = [answer_of(doc) for doc in nlp.pipe(texts)]
         for row, answer, again in zip(rows, answers(reading, rows), whole):
             if answer != again:  # the reading must depend on the entities alone

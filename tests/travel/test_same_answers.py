@@ -33,6 +33,8 @@ def test_same_answers_cover_every_committed_set():
         assert name in SETS, f"no recorded answers for {name}"
     rows = same_answers.recorded()
     assert len(rows["generated_train"]) == 20_000
+    # The learned roles are read too: the span categorizer's roles are kept with the entities.
+    assert all(same_answers.ROLES in row for row in rows["test"])
     for name in same_answers.HANDWRITTEN:
         texts = [r["text"] for r in same_answers.read(same_answers.sources()[name])]
         assert [r["text"] for r in rows[name]] == texts, f"{name}: recorded for other requests than the set's"

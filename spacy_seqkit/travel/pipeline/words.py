@@ -5,12 +5,12 @@ import re
 import weakref
 from typing import List, Optional, Tuple, cast
 
-from spacy.attrs import IDX, IS_ALPHA, IS_LOWER, IS_PUNCT, IS_STOP, IS_TITLE, LIKE_NUM, LOWER, ORTH, SPACY
+from spacy.attrs import IDX, IS_ALPHA, IS_LOWER, IS_PUNCT, IS_TITLE, LIKE_NUM, LOWER, ORTH, SPACY
 from spacy.tokens import Doc, Span, Token
 
 from .lexicon import fold, lexicon
 
-_FLAGS = [ORTH, LOWER, IDX, IS_PUNCT, IS_STOP, IS_ALPHA, LIKE_NUM, IS_LOWER, IS_TITLE, SPACY]
+_FLAGS = [ORTH, LOWER, IDX, IS_PUNCT, IS_ALPHA, LIKE_NUM, IS_LOWER, IS_TITLE, SPACY]
 _WORD_PARTS = re.compile(r"[-'’]")
 _read: "weakref.WeakKeyDictionary[Doc, Words]" = weakref.WeakKeyDictionary()
 
@@ -26,7 +26,6 @@ class Words:
         "lower",
         "idx",
         "punct",
-        "stop",
         "alpha",
         "num",
         "is_lower",
@@ -47,9 +46,8 @@ class Words:
         lowers = cast(List[str], [strings[key] for key in columns[1]])
         self.lower = [w.replace("’", "'") if "’" in w else w for w in lowers]
         self.idx: List[int] = columns[2]
-        self.punct, self.stop, self.alpha, self.num, self.is_lower, self.title, self.space = (
-            list(map(bool, column)) for column in columns[3:]
-        )
+        # The flags as 0 / 1, read as truth values.
+        self.punct, self.alpha, self.num, self.is_lower, self.title, self.space = columns[3:]
         self._all: Optional[str] = None
         self._names: Optional[tuple] = None
 

@@ -26,6 +26,7 @@ CALLED_OFF = [
         [("Dijon", "ARRIVEE"), ("Besançon", "DEPART")],
     ),
     ("je voudrais annuler mon Nantes Rennes de demain", [("Nantes", "DEPART"), ("Rennes", "ARRIVEE")]),
+    ("je ne peux pas monter à Paris depuis Lyon cette semaine", [("Paris", "ARRIVEE"), ("Lyon", "DEPART")]),
 ]
 KEPT = [
     (
@@ -70,6 +71,18 @@ KEPT = [
         [("Lyon", "DEPART"), ("Grenoble", "DEPART"), ("Valence", "ARRIVEE")],
         "Grenoble",
         "Valence",
+    ),
+    (
+        "Je voudrais aller de Lyon à Paris, mais je ne peux pas monter à l'étage des trains duplex.",
+        [("Lyon", "DEPART"), ("Paris", "ARRIVEE")],
+        "Lyon",
+        "Paris",
+    ),
+    (
+        "de Nantes à Brest jeudi, mon père ne peut pas monter à bord sans aide",
+        [("Nantes", "DEPART"), ("Brest", "ARRIVEE")],
+        "Nantes",
+        "Brest",
     ),
     (
         "je n'ai pas de voiture, je dois aller de Lyon à Paris",

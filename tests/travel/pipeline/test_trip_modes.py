@@ -78,6 +78,15 @@ OTHER_MODES = [
     # flying; a coach asked for by "quel"
     "je veux voler de Biarritz à Lille jeudi",
     "quel car prendre de Libourne à Figeac ?",
+    # flying by its verbs; boats, vehicles and a scooter misspelt
+    "je voudrais m'envoler de Biarritz pour Lille samedi",
+    "je dois décoller de Biarritz vers midi pour atterrir à Lille",
+    "on descend la rivière en canoë de Nantes à Rennes",
+    "je dois louer un véhicule utilitaire de Libourne à Figeac",
+    "de Nantes à Rennes en trotinette c'est long ?",
+    "je roulerai de Nantes à Rennes toute la nuit",
+    # a coach that replaces the train, taken
+    "je dois prendre le bus de remplacement de Nantes à Rennes, il part d'où ?",
 ]
 TRAINS = [
     "je vais de Nantes à Rennes car j'ai un rendez-vous",
@@ -107,6 +116,21 @@ TRAINS = [
     "un billet Nantes → Rennes samedi, ensuite je prends le bateau pour Lille",
     # "conduire" said of a journey, not of a car
     "le point de départ sera Nantes, qui doit me conduire jusqu'à Rennes",
+    # "rouler" said of a train: it runs
+    "Nantes Rennes 7h10, ça roule ce matin ?",
+    "le 6h52 de Libourne pour Figeac il roule ?",
+    # a coach that replaces the train, asked about: the request is the train's
+    "Nantes Rennes demain 8h, y a un car de remplacement ?",
+    "de Libourne à Figeac ce soir, il y a un bus à la place ?",
+    # a train's coach, not a car
+    "de Biarritz à Lille, quatre places dans la même voiture svp",
+    "de Nantes à Rennes samedi, deux places en voiture famille",
+    # the other leg caught; a means missed or compared
+    "de Libourne à Figeac le 3 pour attraper le ferry de 18h",
+    "j'ai raté le bus, il me faut Nantes Rennes ce soir",
+    "de Nantes à Rennes avec une escale, comme en avion",
+    # a landing that is the journey's other leg
+    "ma fille atterrit à Biarritz et doit aller jusqu'à Lille",
 ]
 
 
@@ -136,6 +160,15 @@ def test_trip_train_requests_and_other_senses_of_mode_words_stay_valid(nlp, text
         (["à", "pied"], True),
         (["pied", "à", "terre"], False),
         (["le", "TER", "ou", "le", "bus"], False),
+        (["ça", "roule", "?"], False),  # a train that runs
+        (["je", "roulerai"], True),
+        (["la", "même", "voiture"], False),  # a train's coach
+        (["la", "voiture", "bar"], False),
+        (["j'ai", "raté", "le", "bus"], False),
+        (["ya", "un", "car", "de", "substitution"], False),
+        (["le", "car", "de", "substitution"], True),
+        (["pour", "attraper", "le", "ferry"], False),
+        (["prendre", "le", "ferry"], True),
     ],
 )
 def test_modes_words_read_in_context(words, expected):

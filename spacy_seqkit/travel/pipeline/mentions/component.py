@@ -172,7 +172,7 @@ class PlaceMentions(ReadingPipe):
         before "à"), MIN_TYPO_LETTERS letters or more, and only where the gazetteer corrects it:
         an exact name the runs left out ("pour le Grand Prix") stays out."""
         places, lex = self.places, lexicon()
-        runs = places.name_spans(words.text)
+        runs = words.name_spans(places)
         found = []
         for s, e in runs:
             if not any(i in taken for i in range(s, e)):

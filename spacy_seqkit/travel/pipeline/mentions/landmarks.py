@@ -12,7 +12,6 @@ not ("la rue de Paris à Lille"), and is a street in lowercase too."""
 
 from typing import List, Optional, Set, Tuple
 
-from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span
 
 from ...places.contract import Places
@@ -27,7 +26,7 @@ from ..words import is_word, words_of
 # Versailles"), "joining" (what joins the words of a name: "Rendez-Vous").
 LEX = lexicon()
 # Their ids in a doc's LOWER array: most requests have none of them, and are read no further.
-_WORD_IDS = frozenset(get_string_id(w) for w in LEX["landmark_words"] | LEX["street_words"])
+_WORDS = LEX["landmark_words"] | LEX["street_words"]
 
 
 def without_landmarks(doc: Doc, spans: List[Span], places: Places) -> Tuple[List[Span], Set[int]]:
@@ -66,8 +65,8 @@ def landmarks(doc: Doc, places: Places) -> Tuple[Set[int], List[Tuple[int, int]]
     known: List[Tuple[int, int]] = []
     n, words = len(doc), words_of(doc)
     links_words = LEX["articles"] | LEX["from_any"]
-    for i, lower in enumerate(doc.to_array("LOWER").tolist()):
-        if lower not in _WORD_IDS:
+    for i, lower in enumerate(words.lower):
+        if lower not in _WORDS:
             continue
         token = doc[i]
         street = token.lower_ in LEX["street_words"]

@@ -161,23 +161,22 @@ class TripResolver(ReadingPipe):
 def end_of(span: Span, place: Place) -> End:
     """A mention as an end, with what the qualifiers said of it."""
     said = span._
-    ruled = next((f"{attr}.{rule}" for attr, rules in RULING_OUT.items() if (rule := _attr(said, attr)) in rules), None)
-    correction = _attr(said, "ruled_out")
+    ruled_out, context, other_means, alternative = (
+        getattr(said, name) if Span.has_extension(name) else None
+        for name in ("ruled_out", "context", "other_means", "alternative")
+    )
+    ruling = (("ruled_out", ruled_out), ("context", context))
     return End(
         span,
         place,
         span.label_,
-        ruled_out=ruled,
-        home=_attr(said, "context") in ("home", "home_before_pair"),
-        brings_correction=correction == "brings_correction",
-        reversal_after=correction == "reversal_after",
-        other_leg=_attr(said, "other_means") == "other_leg",
-        alternative=_attr(said, "alternative"),
+        ruled_out=next((f"{attr}.{rule}" for attr, rule in ruling if rule in RULING_OUT[attr]), None),
+        home=context in ("home", "home_before_pair"),
+        brings_correction=ruled_out == "brings_correction",
+        reversal_after=ruled_out == "reversal_after",
+        other_leg=other_means == "other_leg",
+        alternative=alternative,
     )
-
-
-def _attr(said: Any, name: str) -> Optional[str]:
-    return getattr(said, name) if Span.has_extension(name) else None
 
 
 def _why(doc: Doc, attr: str, rule: str) -> Dict[str, Any]:

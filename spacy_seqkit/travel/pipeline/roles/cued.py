@@ -42,7 +42,7 @@ def cued(reading: Reading, departure: Optional[End], arrival: Optional[End], fre
     w = reading.words
     if departure is None and arrival is None:
         covered = {i for e in reading.read for i in range(e.start, e.end)} | reading.landmarks
-        covered |= {i for s, e in reading.places.name_spans(w.text) for i in range(s, e)}
+        covered |= {i for s, e in w.name_spans(reading.places) for i in range(s, e)}
         pair = joined_pair(w, reading.places, covered) or bare_pair(w, reading.places)
         if pair is not None:
             return ends_of(reading, pair)

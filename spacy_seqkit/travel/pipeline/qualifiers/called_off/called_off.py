@@ -49,6 +49,8 @@ class CalledOff(Qualifier):
             return -1
         if j < n and words[j] not in lex["trip_words"] and words[j] not in lex["clause_ends"]:
             return -1
+        if j < n and any(w in lex["no_trip_after"] for w in words[j + 1 : j + 3]):
+            return -1  # "je ne peux pas monter à l'étage": no place
         clause = j
         while clause < n and words[clause] not in lex["clause_ends"]:
             if words[clause] in lex["circumstances"] or any(c.isdigit() for c in words[clause]):

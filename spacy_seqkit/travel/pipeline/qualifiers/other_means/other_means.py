@@ -28,7 +28,7 @@ class OtherMeans(Qualifier):
         self.any_means = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(words))) + r")\b", re.IGNORECASE)
 
     def process(self, doc: Doc, words: Words, mentions: List[Span]) -> Iterable[Fired]:
-        if not self.any_means.search(doc.text):
+        if not self.any_means.search(words.span(0, len(words))):
             return
         marked = [m for m in mentions if m.label_ != PLACE]
         # The words of the places are no means of transport ("je serai à Avion"), unless typed as one.
@@ -71,11 +71,17 @@ class OtherMeans(Qualifier):
         lex = self.lex
         word, before = words[i], words[i - 1] if i > 0 else ""
         after = words[i + 1] if i + 1 < len(words) else ""
+        if any(w in lex["replacing"] for w in words[i + 1 : i + 4]) and any(
+            w in lex["is_there"] for w in words[max(0, i - 3) : i]
+        ):
+            return False  # asked whether a coach replaces the train: "y a un bus de remplacement ?"
         if word in lex["luggage"]:
             return before in lex["ridden"]
         if word in lex["other_leg_words"]:
             around = words[max(0, i - 2) : i]
-            if any(w in lex["possessives"] for w in around) or (len(around) == 2 and around[0] in lex["having"]):
+            if any(w in lex["possessives"] or w in lex["catching"] for w in around):
+                return False
+            if len(around) == 2 and around[0] in lex["having"]:
                 return False
             if around[-1:] == ["du"] or around == ["de", "l'"]:
                 return False  # left: "je débarque du ferry"
@@ -85,8 +91,8 @@ class OtherMeans(Qualifier):
             return True
         if word in lex["after_determiner"]:  # or a flight search's first word: "vol Paris Ajaccio"
             return before in lex["determiners"] or (i == 0 and word == "vol")
-        if word in lex["cars"]:  # a car, not a train's coach: "voiture 12"
-            return not after.isdigit()
+        if word in lex["cars"]:  # a car, not a train's coach: "voiture 12", "la même voiture", "voiture bar"
+            return not after.isdigit() and after not in lex["coaches_after"] and before not in lex["coaches_before"]
         if word == "pied":  # walking, not a foot: "à pied"
             return before in lex["locative"]
         return word == "stop" and before in lex["hitching"]  # "en stop", "du stop", not a stop sign
