@@ -17,6 +17,11 @@ from .stations import COLLOQUIAL_NAMES, answer_name, spelled_forms
 _word_key = functools.lru_cache(maxsize=1 << 16)(normalise)
 
 
+# The least inhabitants of a place `named_place` reads in a word that is also an ordinary one
+# (Corte, Langres, Moûtiers), where no station serves it.
+NAMED_PLACE_POPULATION = 1000
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def _word_run(word: str) -> Tuple[str, int, str]:
     """What `_spans` reads of one typed word: its key, the key's words and its first word."""
@@ -243,6 +248,25 @@ class FrenchPlaces:
         name typed exactly may stand for besides `place(text)`, biggest first: "boulogne" →
         [Boulogne-sur-Mer] (Boulogne-Billancourt is `place("boulogne")`). No typo reading."""
         return list(_homonyms_cached(self.min_population, text))
+
+    def named_place(self, text: str) -> Optional[Place]:
+        """`place(text)`, else the place whose name `text` spells exactly as `name_spans` reads
+        names, an ordinary word too ("corte", "langres", "salon" typed in lowercase, which
+        `place` leaves to the words); None where it spells none. For a run a model read as an end
+        of the trip from its context."""
+        found = self.place(text)
+        if found is not None:
+            return found
+        key = normalise(text)
+        entry = self._index.by_key.get(key)
+        if entry is None or entry.rank == 4 or key in FOREIGN_PLACES:
+            return None  # a short form ("la maison": La Maison-Dieu), a country ("suisse")
+        served = bool(shipped_data().stations.serving.get(entry.name))
+        # A word that names a hamlet ("château", "le chemin") or an article and a word ("la tour")
+        # is the word, unless a station serves the place.
+        if not served and (entry.population < NAMED_PLACE_POPULATION or ARTICLE.match(key)):
+            return None
+        return self.place_of(text, entry)
 
     def place_of(self, text: str, entry: Entry) -> Place:
         """The `Place` of an index entry, `text` being what was typed."""

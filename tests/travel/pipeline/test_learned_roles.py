@@ -109,6 +109,24 @@ def test_learned_roles_override_the_recognizers_only_with_learned():
     assert (learned_doc._.trip["departure"], learned_doc._.trip["arrival"]) == ("Lille", "Arras")
 
 
+@pytest.mark.parametrize(
+    "text, learned, trip",
+    [
+        # a town's name that is also a word, typed in lowercase: the index leaves it to the words,
+        # the categorizer read it as an end
+        ("chalons reims 7h12", [("chalons", "DEPART"), ("reims", "ARRIVEE")], ("Châlons-en-Champagne", "Reims")),
+        ("train bastia → corte dmain stp", [("bastia", "DEPART"), ("corte", "ARRIVEE")], ("Bastia", "Corte")),
+        # a word that names a hamlet, or an article and a word, stays a word whatever the role
+        ("jvais au chateau depuis tours", [("chateau", "ARRIVEE"), ("tours", "DEPART")], None),
+        ("de Lyon à la tour", [("Lyon", "DEPART"), ("la tour", "ARRIVEE")], None),
+    ],
+)
+def test_a_candidate_with_a_learned_role_is_read_as_the_place_it_spells(text, learned, trip):
+    nlp = add_reading(spacy.blank("fr"), {"seqkit_places": {"roles": "learned"}})
+    answer = with_roles(nlp, text, [], learned)._.trip
+    assert ((answer["departure"], answer["arrival"]) if answer["is_valid"] else None) == trip
+
+
 def test_without_a_span_categorizer_every_mode_reads_as_the_recognizer(nlp):
     doc = read(nlp, marked_doc(nlp, "de Lille à Arras", [("Lille", "DEPART"), ("Arras", "ARRIVEE")]))
     assert (doc._.trip["departure"], doc._.trip["arrival"]) == ("Lille", "Arras")

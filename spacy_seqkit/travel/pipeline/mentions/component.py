@@ -94,10 +94,25 @@ class PlaceMentions(ReadingPipe):
         ]
         taken = {i for span, _ in marked for i in range(span.start, span.end)} | landmark
         free = [(Span(doc, s, e, label=PLACE), p) for s, e, p in self.free_places(words, taken)]
-        found = [(s, p) for s, p in marked + free if not named_person(words, s.start)]
+        found = marked + free
         if self.roles != "recognizer" and self.roles_key in doc.spans:
-            found = self.with_learned_roles(doc, found)
+            taken |= {i for span, _ in free for i in range(span.start, span.end)}
+            found = self.with_learned_roles(doc, found + self.learned_ends(doc, taken))
+        found = [(s, p) for s, p in found if not named_person(words, s.start)]
         return sorted(found, key=lambda f: f[0].start), landmark
+
+    def learned_ends(self, doc: Doc, taken: Set[int]) -> List[Found]:
+        """The candidates the span categorizer gave a role that no mention holds yet: a place's exact
+        name that the place index leaves to the words when typed in lowercase ("corte", "salon",
+        "chalons"), read as that place (`named_place`) since its context makes it an end."""
+        named = getattr(self.places, "named_place", self.places.place)
+        found = []
+        for span in doc.spans[self.roles_key]:
+            if span.label_ in LABELS and not any(i in taken for i in range(span.start, span.end)):
+                place = named(span.text)
+                if place is not None:
+                    found.append((Span(doc, span.start, span.end, label=PLACE), place))
+        return found
 
     def with_learned_roles(self, doc: Doc, found: List[Found]) -> List[Found]:
         """The mentions with the roles the span categorizer gave the candidates (`doc.spans[roles_key]`):
