@@ -3,12 +3,13 @@
 For each request of the committed sets (the hand-written sets, corpus/written/ once it exists,
 and a fixed sample of generated requests), `record` keeps the entities a trained recognizer
 marked, the roles its span categorizer gave the candidate places (`doc.spans["roles"]`, read by
-`seqkit_places` with `roles = "learned"`), and what the pipeline answered from them: the trip, its stops, the texts they were read
-from and the mentions with their final roles. `tests/travel/test_same_answers.py` reads the
-same requests into docs with those entities and roles (the project's tokenizer, no model) and checks that
-the components after the recognizer answer the same: the reading may move between modules and
-pipes, never change an answer unnoticed. An answer changed on purpose is recorded again, and the
-commit says which and why (`compare` lists them).
+`seqkit_places` with `roles = "learned"`), and what the pipeline answered from them: the trip,
+its stops, the texts they were read from and the mentions with their final roles.
+`tests/travel/test_same_answers.py` reads the same requests into docs with those entities and
+roles (the project's tokenizer, no model) and checks that the components after the recognizer
+answer the same: the reading may move between modules and pipes, never change an answer
+unnoticed. An answer changed on purpose is recorded again, and the commit says which and why
+(`compare` lists them).
 
     python scripts/same_answers.py record training/ner_maxout/model-best   # write the files
     python scripts/same_answers.py compare                                 # list what differs now
@@ -95,16 +96,16 @@ def marked(reading, record: dict):
     """The request of `record` as a doc of `reading`'s tokenizer with the entities it keeps, and the
     roles the span categorizer gave its candidates (`doc.spans["roles"]`) where it kept them."""
     doc = reading.make_doc(record["text"])
-    for key, spans in (("ents", record["ents"]), (ROLES, record.get(ROLES))):
-        if spans is None:
-            continue
-        found = [doc.char_span(start, end, label=label) for start, end, label in spans]
+
+    def spans(key: str):
+        found = [doc.char_span(start, end, label=label) for start, end, label in record[key]]
         if any(span is None for span in found):
             raise ValueError(f"{record['id']}: {key} off the tokens of {record['text']!r}")
-        if key == "ents":
-            doc.ents = found
-        else:
-            doc.spans[key] = found
+        return found
+
+    doc.ents = spans("ents")
+    if ROLES in record:
+        doc.spans[ROLES] = spans(ROLES)
     return doc
 
 

@@ -10,7 +10,7 @@ that spells a known place exactly, and a word typed with a slip right after a pl
 ("depuis amien"): the places the recognizer did not mark. A person named like a town ("Mme
 Laval", "ma sœur Nancy") is no mention at all."""
 
-from typing import List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -96,30 +96,31 @@ class PlaceMentions(ReadingPipe):
         free = [(Span(doc, s, e, label=PLACE), p) for s, e, p in self.free_places(words, taken)]
         found = marked + free
         if self.roles != "recognizer" and self.roles_key in doc.spans:
+            # The roles the span categorizer gave the candidates, by (start, end).
+            learned = {(s.start, s.end): s.label_ for s in doc.spans[self.roles_key] if s.label_ in LABELS}
             taken |= {i for span, _ in free for i in range(span.start, span.end)}
-            found = self.with_learned_roles(doc, found + self.learned_ends(doc, taken))
+            found = self.with_learned_roles(doc, found, learned) + self.learned_ends(doc, learned, taken)
         found = [(s, p) for s, p in found if not named_person(words, s.start)]
         return sorted(found, key=lambda f: f[0].start), landmark
 
-    def learned_ends(self, doc: Doc, taken: Set[int]) -> List[Found]:
-        """The candidates the span categorizer gave a role that no mention holds yet: a place's exact
-        name that the place index leaves to the words when typed in lowercase ("corte", "salon",
-        "chalons"), read as that place (`named_place`) since its context makes it an end."""
+    def learned_ends(self, doc: Doc, learned: Dict[Tuple[int, int], str], taken: Set[int]) -> List[Found]:
+        """The candidates given a role (`learned`) that no mention holds yet, with that role: a place's
+        exact name that the place index leaves to the words when typed in lowercase ("corte",
+        "salon", "chalons"), read as that place (`named_place`) since its context makes it an end."""
         named = getattr(self.places, "named_place", self.places.place)
-        found = []
-        for span in doc.spans[self.roles_key]:
-            if span.label_ in LABELS and not any(i in taken for i in range(span.start, span.end)):
-                place = named(span.text)
+        words, found = words_of(doc), []
+        for (start, end), label in learned.items():
+            if not any(i in taken for i in range(start, end)):
+                place = named(words.span(start, end))
                 if place is not None:
-                    found.append((Span(doc, span.start, span.end, label=PLACE), place))
+                    found.append((Span(doc, start, end, label=label), place))
         return found
 
-    def with_learned_roles(self, doc: Doc, found: List[Found]) -> List[Found]:
-        """The mentions with the roles the span categorizer gave the candidates (`doc.spans[roles_key]`):
-        a known place the recognizer did not mark takes its learned role ("union" and "learned");
-        with "learned", a mention the recognizer marked that was a candidate takes its learned role,
-        or none."""
-        learned = {(s.start, s.end): s.label_ for s in doc.spans[self.roles_key] if s.label_ in LABELS}
+    def with_learned_roles(self, doc: Doc, found: List[Found], learned: Dict[Tuple[int, int], str]) -> List[Found]:
+        """The mentions with the roles the span categorizer gave the candidates (`learned`, by (start,
+        end)): a known place the recognizer did not mark takes its learned role ("union" and
+        "learned"); with "learned", a mention the recognizer marked that was a candidate takes its
+        learned role, or none."""
         candidates = set(words_of(doc).name_spans(self.places)) if self.roles == "learned" else set()
         out = []
         for span, place in found:

@@ -25,7 +25,7 @@ from ..words import is_word, words_of
 # its name, "Porte de Clignancourt"; "de" also names a landmark after its town, "le Château de
 # Versailles"), "joining" (what joins the words of a name: "Rendez-Vous").
 LEX = lexicon()
-# Their ids in a doc's LOWER array: most requests have none of them, and are read no further.
+# Most requests have none of these words, and are read no further.
 _WORDS = LEX["landmark_words"] | LEX["street_words"]
 
 
