@@ -259,7 +259,7 @@ class FrenchPlaces:
             return found
         key = normalise(text)
         entry = self._index.by_key.get(key)
-        if entry is None or entry.rank == 4 or key in FOREIGN_PLACES:
+        if entry is None or entry.rank >= 4 or key in FOREIGN_PLACES:
             return None  # a short form ("la maison": La Maison-Dieu), a country ("suisse")
         served = bool(shipped_data().stations.serving.get(entry.name))
         # A word that names a hamlet ("château", "le chemin") or an article and a word ("la tour")

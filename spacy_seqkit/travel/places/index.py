@@ -11,7 +11,7 @@ import hashlib
 import pickle
 import re
 from pathlib import Path
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import AbstractSet, Dict, List, NamedTuple, Optional, Tuple
 
 from ...util import collector_paused
 from . import names as _names_module
@@ -70,10 +70,14 @@ READ_ALIASES = {
 }
 
 
+# The rank of a key that is the first two words of a station-served commune's longer name.
+COMPOUND_HEAD = 5
+
+
 class Entry(NamedTuple):
     name: str  # canonical name
     population: int
-    rank: int  # 0 station alias, 1 name, 2 name without its article, 3 alias, 4 short form
+    rank: int  # 0 station alias, 1 name, 2 name without its article, 3 alias, 4 short form, 5 a compound's head
     current: bool = True  # a current commune (or a station), not a delegated one
     code: str = ""  # the commune's INSEE code ("" for a station: its name says which)
 
@@ -146,6 +150,19 @@ def short_form(name: str) -> Optional[str]:
     if head == body or len(head) < 3 or normalise(head) in _GENERIC_HEADS:
         return None
     return head
+
+
+def compound_head(name: str) -> Optional[str]:
+    """ "Saint-Dié" for Saint-Dié-des-Vosges, "Saint-Gervais" for Saint-Gervais-les-Bains: the
+    first two words of a name of three or more whose first names nothing alone; else None."""
+    body = name
+    for article in ARTICLES:
+        if body.startswith(article):
+            body = body[len(article) :]
+    parts = re.split(r"[- ]", body)
+    if len(parts) < 3 or normalise(parts[0]) not in _GENERIC_HEADS or normalise(parts[1]) in _GENERIC_HEADS:
+        return None
+    return None if len(parts[1]) < 3 or "'" in parts[1] else f"{parts[0]}-{parts[1]}"
 
 
 def _arrondissement_keys(name: str) -> List[str]:
@@ -256,6 +273,9 @@ def build_index(min_population: int) -> NameIndex:
     for commune in sorted(places, key=lambda c: c.kind != "C"):
         if commune.kind == "C" or commune.name not in populations:
             populations[commune.name] = max(size(commune), populations.get(commune.name, 0))
+    data = read_station_data()
+    # The communes a station serves: a short form names them before a namesake that has none.
+    served = {home.code for home in data.commune.values() if home is not None}
     for commune in places:
         name, pop, current = commune.name, populations[commune.name], commune.kind == "C"
         code = commune.code
@@ -271,6 +291,9 @@ def build_index(min_population: int) -> NameIndex:
             lead = next((a for a in ARTICLES if name.startswith(a)), None)
             if lead:  # "la baule" for La Baule-Escoublac, "les sables" for Les Sables-d'Olonne
                 add(normalise(lead + head), Entry(name, pop, 4, current, code))
+        compound = compound_head(name) if code in served else None
+        if compound:  # "st die" for Saint-Dié-des-Vosges, "saint maixent" for Saint-Maixent-l'École
+            add(normalise(compound), Entry(name, pop, COMPOUND_HEAD, current, code))
     for commune in read_communes():  # "Paris 15e" is Paris
         city = by_code.get(commune.parent)
         if commune.kind == "R" and city is not None and city.name in populations:
@@ -280,14 +303,13 @@ def build_index(min_population: int) -> NameIndex:
         if name in populations:
             code = max((c for c in by_code.values() if c.name == name), key=lambda c: c.population).code
             add(normalise(alias), Entry(name, populations[name], 3, True, code))
-    data = read_station_data()
     stations: Dict[str, str] = {}
     for key, station in data.by_key.items():
         home = data.commune.get(station.name)
         stations[station.name] = home.name if home else ""
         add(key, Entry(station.name, populations.get(home.name, 0) if home else 0, 0))
     sizes = {code: c.population for code, c in by_code.items()}
-    by_key = {k: _best(v, sizes) for k, v in candidates.items()}
+    by_key = {k: _best(v, sizes, served) for k, v in candidates.items()}
     fuzzy_keys = sorted(
         k
         for k, e in by_key.items()
@@ -317,7 +339,7 @@ def _homonyms(best: Entry, entries: List[Entry], sizes: Dict[str, int]) -> Tuple
     seen = {(best.name, best.code)}
     others = []
     for e in sorted(entries, key=lambda e: (-sizes.get(e.code, 0), e.name, e.code)):
-        if e.rank > 0 and e.current and sizes.get(e.code, 0) >= least and (e.name, e.code) not in seen:
+        if 0 < e.rank < COMPOUND_HEAD and e.current and sizes.get(e.code, 0) >= least and (e.name, e.code) not in seen:
             seen.add((e.name, e.code))
             others.append(e)
     return tuple(others)
@@ -331,7 +353,7 @@ def _by_initial(keys: List[str]) -> Dict[str, List[str]]:
     return groups
 
 
-def _best(entries: List[Entry], sizes: Dict[str, int]) -> Entry:
+def _best(entries: List[Entry], sizes: Dict[str, int], served: AbstractSet[str] = frozenset()) -> Entry:
     """The entry a key stands for: a station; else a real name, unless an alias or short
     form names a town (_TOWN) ten times bigger ("clermont" is Clermont-Ferrand, not Clermont
     in the Oise); among equals the most populous, and of two communes of one name the
@@ -342,4 +364,12 @@ def _best(entries: List[Entry], sizes: Dict[str, int]) -> Entry:
         bigger = [e for e in entries if e.population >= max(10 * best.population, _TOWN)]
         if bigger:
             return min(bigger, key=lambda e: (-e.population, not e.current, e.name, e.rank, -sizes.get(e.code, 0)))
+        # The one bigger commune a station serves whose name the key begins, over namesakes no
+        # station serves ("saint gervais": Saint-Gervais-les-Bains, not Saint-Gervais in Vendée).
+        if not any(e.code in served for e in entries if e.rank in (1, 2)):
+            station_towns = {e.code: e for e in entries if e.rank == COMPOUND_HEAD}
+            if len(station_towns) == 1:
+                town = next(iter(station_towns.values()))
+                if town.population > best.population:
+                    return town
     return best

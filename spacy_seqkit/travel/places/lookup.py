@@ -7,7 +7,7 @@ import functools
 from bisect import bisect_left, bisect_right
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
-from .index import MIN_WORD_PLACE_POPULATION, Entry, NameIndex, load_index, shipped_data
+from .index import COMPOUND_HEAD, MIN_WORD_PLACE_POPULATION, Entry, NameIndex, load_index, shipped_data
 from .names import (
     ARTICLE,
     FOREIGN_PLACES,
@@ -44,8 +44,9 @@ def resolve_cached(min_population: int, ordinary_words: FrozenSet[str], text: st
     if text in index.stations and entry is not None and entry.name == text:
         return entry
     # An exact commune name is itself, unless a station alias ("Saint-Charles") or a much
-    # bigger town's short form ("Clermont") has its key.
-    if text in index.populations and key not in TYPE_WORDS and (entry is None or entry.rank in (1, 2)):
+    # bigger town's short form ("Clermont") has its key: not the start of a longer name a
+    # station serves ("Saint-Gervais" is Saint-Gervais, "saint gervais" Saint-Gervais-les-Bains).
+    if text in index.populations and key not in TYPE_WORDS and (entry is None or entry.rank in (1, 2, COMPOUND_HEAD)):
         return Entry(text, index.populations[text], 1, True, shipped_data().codes.get(text, ""))
     lowercase = text == text.lower()
     for candidate in candidate_keys(key):
@@ -83,7 +84,7 @@ def _lookup(key: str, index: NameIndex, ordinary_words: FrozenSet[str], lowercas
         if (
             is_word
             and entry.rank > 0
-            and (entry.rank == 4 or (lowercase and (entry.rank == 3 or entry.population < MIN_WORD_PLACE_POPULATION)))
+            and (entry.rank >= 4 or (lowercase and (entry.rank == 3 or entry.population < MIN_WORD_PLACE_POPULATION)))
         ):
             # "côte" is not La Côte, nor "roche" La Roche-sur-Yon, nor "aube" the village of
             # Aube, nor "un salon" Salon-de-Provence (an alias: "Salon" is); "fougere" may

@@ -75,6 +75,24 @@ def trip_of(nlp, text, marked):
             [("wimille wimereux boulogne", "DEPART"), ("ville", "ARRIVEE")],
             ("Wimille - Wimereux", (), "Boulogne Ville"),
         ),
+        # a compound commune's whole name around the part the recognizer marked, over its
+        # function words, and two marks joined into it
+        (
+            "un aller pour bourg saint maurice depuis chambery",
+            [("saint maurice", "ARRIVEE"), ("chambery", "DEPART")],
+            ("Chambéry", (), "Bourg-Saint-Maurice"),
+        ),
+        ("billet pau mont de marsan", [("pau", "DEPART"), ("marsan", "ARRIVEE")], ("Pau", (), "Mont-de-Marsan")),
+        (
+            "de Hendaye à Saint Jean de Luz",
+            [("Hendaye", "DEPART"), ("Saint Jean", "ARRIVEE")],
+            ("Hendaye", (), "Saint-Jean-de-Luz"),
+        ),
+        (
+            "reims charleville mezieres demain",
+            [("reims", "DEPART"), ("charleville", "ARRIVEE"), ("mezieres", "ARRIVEE")],
+            ("Reims", (), "Charleville-Mézières"),
+        ),
         # names as people shorten them
         (
             "faut que j'aille a st gervais le fayet en partant d'annecy",

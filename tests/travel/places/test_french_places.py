@@ -129,6 +129,16 @@ def test_gazetteer_has_every_commune_and_the_stations(gaz, communes):
         ("Paris 15e", "Paris"),
         ("paris 15", "Paris"),
         ("Lyon 3eme", "Lyon"),
+        # the first two words of a longer name a station serves, where no commune of that name
+        # has one: "st die" (no Saint-Dié at all), "saint gervais" (villages of that name)
+        ("st die", "Saint-Dié-des-Vosges"),
+        ("Saint Dié", "Saint-Dié-des-Vosges"),
+        ("saint gervais", "Saint-Gervais-les-Bains"),
+        ("st maixent", "Saint-Maixent-l'École"),
+        # an official name typed as such is that commune; a city a station serves keeps its name
+        ("Saint-Gervais", "Saint-Gervais"),
+        ("saint etienne", "Saint-Étienne"),
+        ("st quentin", "Saint-Quentin"),
     ],
 )
 def test_gazetteer_resolve(gaz, mention, expected):

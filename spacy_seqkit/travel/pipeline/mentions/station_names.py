@@ -10,6 +10,7 @@ from typing import List, Optional, Tuple
 from spacy.tokens import Doc, Span, Token
 
 from ...places.contract import Places
+from ...places.names import normalise
 from ...places.place import STATION
 from ..lexicon import fold, lexicon
 from ..words import is_word, words_of
@@ -92,7 +93,9 @@ def ends_a_station_name(span: Span) -> bool:
     return span[-1].lower_ in LEX["compass"] and _name_word(span[-1])
 
 
-def widest_station(span: Span, places: Places, before: Optional[Span] = None) -> Optional[Tuple[int, int]]:
+def widest_station(
+    span: Span, places: Places, before: Optional[Span] = None, after: Optional[Span] = None, communes: bool = False
+) -> Optional[Tuple[int, int]]:
     """(start, end) of the longest run of words (of equals, the one that leaves less of `span`
     out: "Aix en Provence TGV" for "en Provence TGV", not "TGV Aix en Provence") that spells a
     station's name exactly (no typo
@@ -106,8 +109,8 @@ def widest_station(span: Span, places: Places, before: Optional[Span] = None) ->
     doc = span.doc
     # Most mentions stand between function words ("de Marseille à Paris"): nothing to try.
     # "gare de" + "lyon": the words that open a station's name go on with it too
-    left = _goes_on(doc, span.start - 1) or _opens_a_station(doc, span.start)
-    right = _goes_on(doc, span.end)
+    left = _goes_on(doc, span.start - 1) or _opens_a_station(doc, span.start) or _linked(doc, span.start - 1, -1)
+    right = _goes_on(doc, span.end) or _linked(doc, span.end, 1)
     if not (left or right):
         return None
     farthest = _words_away(doc, span.start, MAX_EXTRA_WORDS, -1)
@@ -123,7 +126,8 @@ def widest_station(span: Span, places: Places, before: Optional[Span] = None) ->
     linked = before is not None and all(words_of(doc)[i] in LEX["from_any"] for i in range(before.end, span.start))
     opening = _gives_up_opening(before, places) if before is not None and linked else 0
     # A mention that names no one place ("Chantilly Paris" + "Nord") may give up its start too.
-    last_start = span.end - 1 if len(span) > 1 and places.place(span.text) is None else span.start
+    names_one = len(span) == 1 or places.place(span.text) is not None
+    last_start = span.start if names_one else span.end - 1
     for start in range(lowest, last_start + 1):
         # The longest run of exact names from `start` (one pass over the window's rest); from
         # the mention's start, past its "gare de": "gare de Lyon" + "Perrache".
@@ -143,9 +147,36 @@ def widest_station(span: Span, places: Places, before: Optional[Span] = None) ->
         if best is not None and (end - start, min(end, span.end)) <= (best[1] - best[0], min(best[1], span.end)):
             continue  # the longest, and of equals the one that leaves less of the mention out
         place = places.place(words_of(doc).span(start, end))
-        if place is not None and place.kind == STATION:
+        # With `communes`, a compound commune's whole name instead ("Bourg" + "Saint Maurice",
+        # "charleville" + "mezieres"), taking the mentions beside it in whole or not at all, and
+        # its own too where it names one place ("hellemmes" + "lille flandres": no Hellemmes-Lille).
+        if place is not None and (
+            place.kind == STATION
+            if not communes
+            else all(_joins(m, start, end) for m in (before, span if names_one else None, after))
+            and _spells(place, words_of(doc).span(start, end))
+        ):
             best = (start, end)
     return best
+
+
+def _linked(doc: Doc, i: int, step: int) -> bool:
+    """Token `i` is a function word inside a compound's name, a name's word beyond it: "mont de" +
+    "marsan", "saint jean" + "de luz"."""
+    return (
+        0 <= i < len(doc) and doc[i].is_lower and fold(doc[i].text) in LEX["name_particles"] and _goes_on(doc, i + step)
+    )
+
+
+def _joins(other: Optional[Span], start: int, end: int) -> bool:
+    """The run [start, end) leaves the mention `other` out or takes it in whole."""
+    return other is None or end <= other.start or start >= other.end or (start <= other.start and end >= other.end)
+
+
+def _spells(place, text: str) -> bool:
+    """`text` is a compound place's official name, hyphens, case and accents aside: "Bourg Saint
+    Maurice", "mont de marsan" (not a short form or an alias)."""
+    return "-" in place.name and normalise(place.name) == normalise(text)
 
 
 def _opens_a_station(doc: Doc, i: int) -> bool:
@@ -187,14 +218,26 @@ def _split_before_station(span: Span, places: Places) -> List[Span]:
 def join_station_names(spans: List[Span], places: Places) -> List[Span]:
     """The mentions (sorted by start), each widened to the station name it is part of, the
     mentions a widened one covers merged into it (it keeps the first one's label); the words
-    of a mention after a station's name that ends inside it stay a mention."""
+    of a mention after a station's name that ends inside it stay a mention. Then each widened
+    again to the compound commune's name it is part of ("bourg" + "saint maurice"), once the
+    stations are whole ("hellemmes" + "lille flandres" is no Hellemmes-Lille)."""
+    return _join(_join(spans, places, communes=False), places, communes=True)
+
+
+def _join(spans: List[Span], places: Places, communes: bool) -> List[Span]:
     out: List[Span] = []
-    for span in [piece for mention in spans for piece in _split_before_station(mention, places)]:
+    pieces = [piece for mention in spans for piece in _split_before_station(mention, places)] if not communes else spans
+    for n, span in enumerate(pieces):
         if out and span.end <= out[-1].end:
             continue  # inside a mention already widened
         if out and span.start < out[-1].end:
             span = Span(span.doc, out[-1].end, span.end, label=span.label_)  # the rest of it
-        wide = widest_station(span, places, out[-1] if out else None) if len(span) <= MAX_MENTION_WORDS else None
+        after = pieces[n + 1] if n + 1 < len(pieces) else None
+        wide = (
+            widest_station(span, places, out[-1] if out else None, after, communes)
+            if len(span) <= MAX_MENTION_WORDS
+            else None
+        )
         if wide is None:
             out.append(span)
             continue
