@@ -9,7 +9,7 @@ from spacy.tokens import Span
 from spacy.training import Example
 from trip_helpers import read, reading
 
-from spacy_seqkit.travel.pipeline.roles.component import score_trips
+from spacy_seqkit.travel.pipeline.roles.component import PAIR_STEPS, score_trips
 from spacy_seqkit.travel.pipeline.roles.steps import DEFAULT_STEPS
 
 
@@ -432,7 +432,7 @@ def test_trip_a_place_beside_the_only_end_is_the_other_end(nlp, text, ents, expe
 )
 def test_trip_no_other_end_beside_the_only_end(nlp, text, ents):
     assert read(nlp, with_ents(nlp, text, ents))._.trip["is_valid"] is False
-    steps = [s for s in DEFAULT_STEPS if s not in ("pair_beside", "lone_end_reversed", "cued_ends", "roles_reversed")]
+    steps = [s for s in DEFAULT_STEPS if s not in PAIR_STEPS]
     no_pairs = reading(seqkit_trip={"steps": steps})
     doc = with_ents(no_pairs, "trains albi carmaux jeudi", [("carmaux", "ARRIVEE")])
     assert read(no_pairs, doc)._.trip["is_valid"] is False

@@ -34,7 +34,9 @@ def trip_of(nlp, text, marked):
 )
 def test_the_other_end_beside_the_one_read(nlp, text, marked, expected):
     assert trip_of(nlp, text, marked) == expected
-    assert trip_of(without_steps("pair_beside"), text, marked) != expected  # the step makes the pair
+    assert (
+        trip_of(without_steps("pair_beside", "lone_end_partner"), text, marked) != expected
+    )  # the step makes the pair
 
 
 @pytest.mark.parametrize(
@@ -101,3 +103,47 @@ def test_a_request_of_two_places_alone_is_their_trip(nlp, text, expected):
 )
 def test_a_station_goes_before_its_own_town(nlp, text, marked, expected):
     assert trip_of(nlp, text, marked) == expected
+
+
+@pytest.mark.parametrize(
+    "text,marked,expected",
+    [
+        (
+            "Colmar, avec ses canaux et ses maisons à colombages, sera mon point de départ ; je dois être à Mulhouse lundi.",
+            [("Mulhouse", "ARRIVEE")],
+            ("Colmar", "Mulhouse"),
+        ),
+        (
+            "jsuis bloquée a la gare de brive faut que je rentre a tulle ce soir",
+            [("tulle", "ARRIVEE")],
+            ("Brive-la-Gaillarde", "Tulle"),
+        ),
+        (
+            "De Laon, perchée sur sa butte, j'irai à Reims jeudi.",
+            [("Reims", "ARRIVEE")],
+            ("Laon", "Reims"),
+        ),
+    ],
+)
+def test_the_one_other_place_before_a_lone_end_is_the_other_end(nlp, text, marked, expected):
+    """`lone_end_partner`: one end read, one other known place before it (a station serves it)."""
+    assert trip_of(nlp, text, marked) == expected
+    assert trip_of(without_steps("lone_end_partner"), text, marked) != expected
+
+
+@pytest.mark.parametrize(
+    "text,marked",
+    [
+        # after the end: a signature, a change, a leg by other means
+        ("Je souhaite me rendre à Dijon samedi. Cordialement, Paul Lorient", [("Dijon", "ARRIVEE")]),
+        ("un aller pour Rodez, faut changer à Brive ?", [("Rodez", "ARRIVEE")]),
+        # offered as one of two, or the same town
+        ("Lens ou une autre gare, pour aller à Lille ?", [("Lille", "ARRIVEE")]),
+        ("Amiens (Somme) ou pas loin, je vais à Rouen", [("Rouen", "ARRIVEE")]),
+        ("c'est loin de Valence TGV jusqu'au centre de Valence ?", [("Valence", "ARRIVEE")]),
+        # two other places: no telling which
+        ("Tarbes, Lourdes, je ne sais pas ; je vais à Pau", [("Pau", "ARRIVEE")]),
+    ],
+)
+def test_no_partner_for_a_lone_end(nlp, text, marked):
+    assert trip_of(nlp, text, marked)[0] is None

@@ -41,7 +41,7 @@ def qualifier_classes() -> Dict[str, Any]:
 # The settings of `seqkit_trip` before its mentions and qualifiers were pipes of their own, and
 # the steps `pair_ends = false` left out.
 LEGACY = ("resolve_names", "known_places_only", "unknown_names", "french_only", "other_modes", "pair_ends")
-PAIR_STEPS = ("pair_beside", "lone_end_reversed", "cued_ends", "roles_reversed")
+PAIR_STEPS = ("pair_beside", "lone_end_reversed", "cued_ends", "lone_end_partner", "roles_reversed")
 # The doc-level qualifiers whose rule makes a request no order, in the order they are read.
 NO_ORDER = ("language", "other_means", "called_off")
 RULING_OUT = {"ruled_out": ("negated", "corrected"), "context": ("home_before_pair", "abroad", "grew_up")}

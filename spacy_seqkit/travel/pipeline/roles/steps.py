@@ -7,13 +7,15 @@ from dataclasses import replace
 
 import catalogue
 
+from ..lexicon import lexicon
 from ..mentions.names import MAX_NAME_TOKENS
 from .cued import cued, lone_end_reversed, roles_reversed
 from .homonyms import settled
 from .pairs import cued_first, pair_beside, then_chained
-from .state import Ends, Reading
+from .state import End, Ends, Reading
 
 trip_steps = catalogue.create("spacy_seqkit", "trip_steps", entry_points=True)
+LEX = lexicon()
 
 
 @trip_steps.register("learned_intent")
@@ -170,8 +172,34 @@ DEFAULT_STEPS = [
     "pair_beside",
     "lone_end_reversed",
     "cued_ends",
+    "lone_end_partner",
     "roles_reversed",
     "homonyms",
     "return_leg",
     "alternative",
 ]
+
+
+@trip_steps.register("lone_end_partner")
+def lone_end_partner(r: Reading) -> Reading:
+    if r.stops or bool(r.departures) == bool(r.arrivals):
+        return r
+    end = (r.departures or r.arrivals)[0]
+    others = [e for e in r.free if e.name != end.name and e.place.commune != end.place.commune and _may_be_an_end(r, e)]
+    if len(others) != 1 or others[0].start > end.start or not others[0].place.stations:
+        return r
+    new = others[0].as_("DEPART" if r.arrivals else "ARRIVEE")
+    r = replace(r, read=r.with_read(new), why=r.why + ({"rule": "seqkit_trip.lone_end_partner"},))
+    return replace(r, departures=(new,)) if r.arrivals else replace(r, arrivals=(new,))
+
+
+def _may_be_an_end(r: Reading, e: End) -> bool:
+    """A free place no qualifier set aside, no landmark, not offered as an alternative ("eu ou
+    annecy", "amiens (somme) ou", "soit de Valenciennes, soit")."""
+    if e.ruled_out or e.home or e.other_leg or e.alternative or any(i in r.landmarks for i in range(e.start, e.end)):
+        return False
+    after = e.end
+    if r.words.text[after : after + 1] == ["("]:  # "amiens (somme) ou ..."
+        after = next((i + 1 for i in range(after, min(after + 8, len(r.words.text))) if r.words.text[i] == ")"), after)
+    near = [*range(max(0, e.start - 3), e.start), after, after + 1]
+    return not any(r.words[i] in LEX["alternatives"] for i in near)
