@@ -123,6 +123,12 @@ def test_a_station_goes_before_its_own_town(nlp, text, marked, expected):
             [("Reims", "ARRIVEE")],
             ("Laon", "Reims"),
         ),
+        # a village named like a river, no station: no second candidate
+        (
+            "Manosque, au bord de la Durance, sera mon départ ; je vais à Marseille mardi.",
+            [("Marseille", "ARRIVEE")],
+            ("Manosque", "Marseille"),
+        ),
     ],
 )
 def test_the_one_other_place_before_a_lone_end_is_the_other_end(nlp, text, marked, expected):

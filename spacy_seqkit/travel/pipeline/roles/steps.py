@@ -185,8 +185,14 @@ def lone_end_partner(r: Reading) -> Reading:
     if r.stops or bool(r.departures) == bool(r.arrivals):
         return r
     end = (r.departures or r.arrivals)[0]
-    others = [e for e in r.free if e.name != end.name and e.place.commune != end.place.commune and _may_be_an_end(r, e)]
-    if len(others) != 1 or others[0].start > end.start or not others[0].place.stations:
+    # The places a station serves only: a village named like a river or a region ("Durance",
+    # "Berry") is no second candidate.
+    others = [
+        e
+        for e in r.free
+        if e.place.stations and e.name != end.name and e.place.commune != end.place.commune and _may_be_an_end(r, e)
+    ]
+    if len(others) != 1 or others[0].start > end.start:
         return r
     new = others[0].as_("DEPART" if r.arrivals else "ARRIVEE")
     r = replace(r, read=r.with_read(new), why=r.why + ({"rule": "seqkit_trip.lone_end_partner"},))
