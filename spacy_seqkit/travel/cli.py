@@ -1,4 +1,4 @@
-"""The travel application's commands: generate, convert, resolve, evaluate-trips,
+"""The travel application's commands: generate, convert, split-writers, resolve, evaluate-trips,
 compare-rewriters, serve (the travel benchmarks' commands are in `benchmarks/commands.py`)."""
 
 from pathlib import Path
@@ -83,6 +83,31 @@ def convert_command(
             typer.echo(f"{input_path}: {e}", err=True)
             raise typer.Exit(2) from None
         typer.echo(f"{n} docs written to {output_path}")
+
+
+@app.command("split-writers")
+def split_writers_command(
+    source: Path = typer.Argument(..., help="Written requests, one JSON record per line, each with its writer"),
+    kept: Path = typer.Argument(..., help="Where to write the other writers' requests (JSONL)"),
+    held_out: Path = typer.Argument(..., help="Where to write the held-out writers' requests (JSONL)"),
+    writers: str = typer.Option(..., "--writers", help="The writers to hold out, comma-separated: w10,w11"),
+) -> None:
+    """Split written requests by writer: a pipeline trained without some writers, scored on them, is
+    a proxy of writers it never learned from whose requests may be read (the project's `heldout`
+    workflow). Each line goes to one file, as it was."""
+    from .corpus.records import split_by_writer
+
+    names = [w.strip() for w in writers.split(",") if w.strip()]
+    if not names:
+        raise typer.BadParameter("name at least one writer", param_hint="--writers")
+    if not source.is_file():
+        raise typer.BadParameter(f"no such file: {source}", param_hint="SOURCE")
+    try:
+        n_kept, n_held = split_by_writer(source, kept, held_out, set(names))
+    except ValueError as e:
+        typer.echo(f"{source}: {e}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"{n_held} requests of {', '.join(names)} to {held_out}; {n_kept} of the other writers to {kept}")
 
 
 @app.command("resolve")

@@ -73,6 +73,20 @@ def test_project_all_writes_pipeline_metrics_answers_and_package(project):
     assert list((project / "packages").glob("fr_travel_ner_maxout-*/dist/*.tar.gz"))
 
 
+def test_project_heldout_trains_without_the_heldout_writers_and_scores_them(project):
+    """The `heldout` workflow: the main job's pipeline trained without some writers of the written
+    training part, scored on them (and on the blind and holdout sets)."""
+    held = set(srsly.read_yaml(project / "project.yml")["vars"]["heldout_writers"].split(","))
+    overrides = {"vars.n_train": 300, "vars.n_dev": 60, "vars.max_steps": 30, "vars.train_max_steps": 30}
+    project_run(project, "heldout", overrides=overrides, capture=True)
+    writers = [r["writer"] for r in srsly.read_jsonl(project / "corpus" / "heldout" / "writers.jsonl")]
+    kept = {r["writer"] for r in srsly.read_jsonl(project / "corpus" / "heldout" / "written_train.jsonl")}
+    assert set(writers) == held and not held & kept
+    assert (project / "training" / "ner_maxout_heldout" / "model-best" / "config.cfg").exists()
+    model = json.loads((project / "metrics" / "ner_maxout_heldout_writers.json").read_text())["results"]["model"]
+    assert model["n"] == len(writers) and 0.0 <= model["trip_acc"] <= 1.0
+
+
 def test_project_package_puts_pipeline_and_plugin_wheel_side_by_side(project):
     """What `pip install --find-links packages/ fr_travel_ner_maxout` needs: both
     distributions directly in packages/, the pipeline requiring the plugin."""

@@ -6,7 +6,7 @@ A record is `{"id", "text", "spans": [{"start", "end", "label"}], "trip": {"depa
 """
 import json
 from pathlib import Path
-from typing import Optional, Callable, Dict, Iterable, List, Union
+from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple, Union
 
 from spacy.tokens import Doc
 
@@ -126,3 +126,27 @@ def gold_rewrite(make_doc: Callable[[str], Doc], record: Dict, key: str = "rewri
     if key not in REWRITE_FORMS:
         raise ValueError(f"'key' must be one of {', '.join(REWRITE_FORMS)}, got {key!r}")
     return record.get(key) or REWRITE_FORMS[key](make_doc, record)
+
+
+def split_by_writer(source: Path, kept: Path, held_out: Path, writers: Set[str]) -> Tuple[int, int]:
+    """The lines of `source` (JSON records with a "writer") of `writers` to `held_out`, the others to
+    `kept`, unchanged; (kept, held out) counts. ValueError on a line without a writer, or where a
+    writer named is in none of them."""
+    lines: Dict[bool, List[str]] = {True: [], False: []}
+    seen = set()
+    with open(source, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            writer = json.loads(line).get("writer")
+            if not writer:
+                raise ValueError(f"line {number} has no writer")
+            seen.add(writer)
+            lines[writer in writers].append(line if line.endswith("\n") else line + "\n")
+    missing = sorted(writers - seen)
+    if missing:
+        raise ValueError(f"no request of {', '.join(missing)} (writers: {', '.join(sorted(seen))})")
+    for path, part in ((kept, lines[False]), (held_out, lines[True])):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("".join(part), encoding="utf-8")
+    return len(lines[False]), len(lines[True])

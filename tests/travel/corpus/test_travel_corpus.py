@@ -398,3 +398,28 @@ def test_generate_writes_short_names_but_not_those_that_are_words():
     salon = {surface_form("Salon-de-Provence", rng, gazetteer).body for _ in range(200)}
     assert "Clermont" in clermont
     assert "Salon" not in salon and "Salon-de-Provence" in salon
+
+
+def test_cli_split_writers(tmp_path):
+    """`split-writers`: each request to one file, as it was, by its writer; a writer named that wrote
+    nothing, a request without a writer, or no writer named fail with a message naming them."""
+    from typer.testing import CliRunner
+
+    from spacy_seqkit.cli import app
+
+    rows = [{"id": f"r{i}", "text": f"de Lyon à Nice {i}", "writer": w} for i, w in enumerate("abcab")]
+    source = tmp_path / "written.jsonl"
+    source.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf8")
+    kept, held = tmp_path / "kept.jsonl", tmp_path / "out" / "held.jsonl"
+    runner = CliRunner()
+    result = runner.invoke(app, ["split-writers", str(source), str(kept), str(held), "--writers", "b,c"])
+    assert result.exit_code == 0, result.output
+    assert [json.loads(line)["id"] for line in held.read_text(encoding="utf8").splitlines()] == ["r1", "r2", "r4"]
+    assert [json.loads(line)["id"] for line in kept.read_text(encoding="utf8").splitlines()] == ["r0", "r3"]
+    result = runner.invoke(app, ["split-writers", str(source), str(kept), str(held), "--writers", "b,zz"])
+    assert result.exit_code == 2 and "no request of zz" in result.output
+    result = runner.invoke(app, ["split-writers", str(source), str(kept), str(held), "--writers", " , "])
+    assert result.exit_code == 2 and "--writers" in result.output
+    source.write_text('{"id": "x", "text": "de Lyon à Nice"}\n', encoding="utf8")
+    result = runner.invoke(app, ["split-writers", str(source), str(kept), str(held), "--writers", "b"])
+    assert result.exit_code == 2 and "line 1 has no writer" in result.output
