@@ -67,6 +67,9 @@ READ_ALIASES = {
     "perpi": "Perpignan",
     "st naz": "Saint-Nazaire",
     "saint naz": "Saint-Nazaire",
+    "tls": "Toulouse",
+    "clermont fd": "Clermont-Ferrand",
+    "clt fd": "Clermont-Ferrand",
 }
 
 

@@ -39,7 +39,11 @@ COLLOQUIAL_NAMES = {
         "CDG TGV",
     ),
     "Lyon Saint-Exupéry TGV": ("Saint-Exupéry", "aéroport Saint-Exupéry", "Lyon Saint-Exupéry"),
-    "Marne-la-Vallée Chessy": ("Marne-la-Vallée", "Disneyland", "Marne la Vallée Disneyland"),
+    "Marne-la-Vallée Chessy": ("Marne-la-Vallée", "Disneyland", "Marne la Vallée Disneyland", "MLV"),
+    # The abbreviations commuters and booking sites type for a few stations.
+    "Paris Gare de Lyon": ("GDL",),
+    "Lyon Part Dieu": ("Pdieu",),
+    "Saint-Quentin en Yvelines - Montigny-le-Bretonneux": ("SQY",),
     "Aix-en-Provence TGV": ("Aix TGV", "TGV Aix"),
     # The TGV stations of a city named with the city (Reims's stands in Bezannes); "TGV" after
     # it only: "le TGV Besançon Dijon" is a train from Besançon.

@@ -139,6 +139,12 @@ def test_gazetteer_has_every_commune_and_the_stations(gaz, communes):
         ("Saint-Gervais", "Saint-Gervais"),
         ("saint etienne", "Saint-Étienne"),
         ("st quentin", "Saint-Quentin"),
+        # abbreviations in use
+        ("tls", "Toulouse"),
+        ("clermont fd", "Clermont-Ferrand"),
+        ("gdl", "Paris Gare de Lyon"),
+        ("MLV", "Marne-la-Vallée Chessy"),
+        ("pdieu", "Lyon Part Dieu"),
     ],
 )
 def test_gazetteer_resolve(gaz, mention, expected):
