@@ -26,9 +26,30 @@ CALLED_OFF = [
         [("Dijon", "ARRIVEE"), ("Besançon", "DEPART")],
     ),
     ("je voudrais annuler mon Nantes Rennes de demain", [("Nantes", "DEPART"), ("Rennes", "ARRIVEE")]),
+    # the places of the cancelled trip are in the cue's sentence
+    ("J'annule mon Nantes – Rennes de demain. Merci de me rembourser.", [("Nantes", "DEPART"), ("Rennes", "ARRIVEE")]),
     ("je ne peux pas monter à Paris depuis Lyon cette semaine", [("Paris", "ARRIVEE"), ("Lyon", "DEPART")]),
 ]
 KEPT = [
+    # a cancellation, then a trip asked for: in another sentence, or with a verb of booking
+    (
+        "Mon TER de ce matin est annulé. Merci de me placer sur un train de Brest à Rennes ce soir.",
+        [("Brest", "DEPART"), ("Rennes", "ARRIVEE")],
+        "Brest",
+        "Rennes",
+    ),
+    (
+        "suite à l'annulation de mon ter, reservez moi un Arras – Lille pour demain 7h",
+        [("Arras", "DEPART"), ("Lille", "ARRIVEE")],
+        "Arras",
+        "Lille",
+    ),
+    (
+        "Ma place a été annulée par erreur, pouvez-vous me proposer Dax – Pau jeudi ?",
+        [("Dax", "DEPART"), ("Pau", "ARRIVEE")],
+        "Dax",
+        "Pau",
+    ),
     (
         "je ne vais pas à Lyon mais à Grenoble depuis Paris",
         [("Grenoble", "ARRIVEE"), ("Paris", "DEPART")],

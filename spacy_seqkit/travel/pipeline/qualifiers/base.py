@@ -71,6 +71,15 @@ class Qualifier(ReadingPipe):
     def process(self, doc: Doc, words: Words, mentions: List[Span]) -> Iterable[Fired]:
         raise NotImplementedError
 
+    def trip_asked_after(self, words: Words, mentions: List[Span], cue: int) -> bool:
+        """A departure and an arrival the recognizer marked both stand in a sentence after the one
+        of the cue at `cue`: what the cue says ("Billet Quimper – Paris annulé. Merci de me proposer
+        un train de Quimper à Paris jeudi", "je montais à Paris en stop. Je vais de Troyes à Paris
+        jeudi") is not said of that trip."""
+        ends = self.lex["sentence_ends"]
+        start = next((i + 1 for i in range(cue, len(words)) if words.lower[i] in ends), len(words))
+        return {"DEPART", "ARRIVEE"} <= {m.label_ for m in mentions if m.start >= start}
+
 
 def qualifier_rules(qualifiers: Iterable[Qualifier]) -> Dict[str, bool]:
     """Whether each rule of the qualifiers rules its mention out, by "qualifier.rule"."""

@@ -18,7 +18,8 @@ class CalledOff(Qualifier):
     def process(self, doc: Doc, words: Words, mentions: List[Span]) -> Iterable[Fired]:
         cue = self.calls_off(words.lower)
         if cue is not None:
-            yield None, "called_off", cue
+            if not self.trip_asked_after(words, mentions, cue):
+                yield None, "called_off", cue
             return
         lex, seen = self.lex, set(words.lower)
         if seen & lex["past_times"] and seen & lex["past_deeds"] and not seen & lex["requesting"]:
@@ -59,13 +60,18 @@ class CalledOff(Qualifier):
         return j
 
     def asking(self, words: List[str]) -> List[bool]:
-        """For each position, whether a contrast, or a verb of going or needing not denied,
-        stands there or after it (one pass from the end: a long request is read once)."""
+        """For each position, whether a contrast, or a verb of going, needing or booking not
+        denied, stands there or after it (one pass from the end: a long request is read once)."""
         lex = self.lex
         asking = [False] * (len(words) + 1)
         for k in range(len(words) - 1, -1, -1):
             word = words[k]
-            verb = word in lex["going_or_leaving"] or word in lex["needing"] or word in lex["to_go"]
+            verb = (
+                word in lex["going_or_leaving"]
+                or word in lex["needing"]
+                or word in lex["to_go"]
+                or word in lex["booking"]
+            )
             denied = any(w in lex["not"] for w in words[max(0, k - 3) : k])
             asking[k] = word in lex["contrasts"] or (verb and not denied) or asking[k + 1]
         return asking
