@@ -87,6 +87,8 @@ OTHER_MODES = [
     "je roulerai de Nantes à Rennes toute la nuit",
     # a coach that replaces the train, taken
     "je dois prendre le bus de remplacement de Nantes à Rennes, il part d'où ?",
+    # a means asked about, then the trip: no ticket asked for
+    "On y va en bus ? De Nantes à Rennes, ça fait combien de temps ?",
 ]
 TRAINS = [
     "je vais de Nantes à Rennes car j'ai un rendez-vous",
@@ -131,6 +133,9 @@ TRAINS = [
     "de Nantes à Rennes avec une escale, comme en avion",
     # a landing that is the journey's other leg
     "ma fille atterrit à Biarritz et doit aller jusqu'à Lille",
+    # a ticket asked for in a sentence of its own; the means another's, or another leg's
+    "Il me faut un billet de Nantes à Rennes lundi. Mon collègue viendra en voiture.",
+    "Ma voiture est au garage. Vous pouvez me réserver Libourne – Figeac demain ?",
 ]
 
 

@@ -74,11 +74,22 @@ class Qualifier(ReadingPipe):
     def trip_asked_after(self, words: Words, mentions: List[Span], cue: int) -> bool:
         """A departure and an arrival the recognizer marked both stand in a sentence after the one
         of the cue at `cue`: what the cue says ("Billet Quimper – Paris annulé. Merci de me proposer
-        un train de Quimper à Paris jeudi", "je montais à Paris en stop. Je vais de Troyes à Paris
-        jeudi") is not said of that trip."""
-        ends = self.lex["sentence_ends"]
-        start = next((i + 1 for i in range(cue, len(words)) if words.lower[i] in ends), len(words))
-        return {"DEPART", "ARRIVEE"} <= {m.label_ for m in mentions if m.start >= start}
+        un train de Quimper à Paris jeudi") is not said of that trip."""
+        trip = self.trip_elsewhere(words, mentions, cue)
+        return trip is not None and trip.start > cue
+
+    def trip_elsewhere(self, words: Words, mentions: List[Span], cue: int) -> Optional[range]:
+        """The first sentence other than the cue's that holds a departure and an arrival the
+        recognizer marked, or None."""
+        ends, start = self.lex["sentence_ends"], 0
+        for i in range(len(words) + 1):
+            if i == len(words) or words.lower[i] in ends:
+                sentence = range(start, i)
+                labels = {m.label_ for m in mentions if m.start in sentence}
+                if cue not in sentence and {"DEPART", "ARRIVEE"} <= labels:
+                    return sentence
+                start = i + 1
+        return None
 
 
 def qualifier_rules(qualifiers: Iterable[Qualifier]) -> Dict[str, bool]:

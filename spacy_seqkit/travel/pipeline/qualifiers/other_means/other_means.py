@@ -37,6 +37,9 @@ class OtherMeans(Qualifier):
         cue = next((i for i in range(len(read)) if self.mode_at(read, i) and not self.ruled_out(read, i)), None)
         if cue is None:
             return
+        trip = self.trip_elsewhere(words, marked, cue)
+        if trip is not None and any(w in self.lex["ticket_words"] for w in words.lower[trip.start : trip.stop]):
+            return  # a ticket asked for in a sentence of its own: the means is another leg's, or another's
         legs = self.other_legs(read, {m.start for m in marked})
         if legs is None:
             yield None, "other_means", cue
