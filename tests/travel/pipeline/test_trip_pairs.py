@@ -147,6 +147,8 @@ def test_the_one_other_place_before_a_lone_end_is_the_other_end(nlp, text, marke
         ("Lens ou une autre gare, pour aller à Lille ?", [("Lille", "ARRIVEE")]),
         ("Amiens (Somme) ou pas loin, je vais à Rouen", [("Rouen", "ARRIVEE")]),
         ("c'est loin de Valence TGV jusqu'au centre de Valence ?", [("Valence", "ARRIVEE")]),
+        # an ordinary word typed as one, though a town bears it
+        ("Le château aux treize tours m'attend ; je vais à Rennes samedi.", [("Rennes", "ARRIVEE")]),
         # two other places: no telling which
         ("Tarbes, Lourdes, je ne sais pas ; je vais à Pau", [("Pau", "ARRIVEE")]),
     ],

@@ -200,10 +200,12 @@ def lone_end_partner(r: Reading) -> Reading:
 
 
 def _may_be_an_end(r: Reading, e: End) -> bool:
-    """A free place no qualifier set aside, no landmark, not offered as an alternative ("eu ou
-    annecy", "amiens (somme) ou", "soit de Valenciennes, soit")."""
+    """A free place no qualifier set aside, no landmark, no ordinary word typed as one, not offered
+    as an alternative ("eu ou annecy", "amiens (somme) ou", "soit de Valenciennes, soit")."""
     if e.ruled_out or e.home or e.other_leg or e.alternative or any(i in r.landmarks for i in range(e.start, e.end)):
         return False
+    if e.span.text.islower() and e.span.text in getattr(r.places, "common_words", ()):
+        return False  # "son château aux treize tours": a word, not Tours
     after = e.end
     if r.words.text[after : after + 1] == ["("]:  # "amiens (somme) ou ..."
         after = next((i + 1 for i in range(after, min(after + 8, len(r.words.text))) if r.words.text[i] == ")"), after)
