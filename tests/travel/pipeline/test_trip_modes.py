@@ -87,6 +87,8 @@ OTHER_MODES = [
     "je roulerai de Nantes à Rennes toute la nuit",
     # a coach that replaces the train, taken
     "je dois prendre le bus de remplacement de Nantes à Rennes, il part d'où ?",
+    # a coach asked for, the train avoided
+    "un car de nuit de Nantes à Rennes ? je préfère éviter le train cette fois",
     # a means asked about, then the trip: no ticket asked for
     "On y va en bus ? De Nantes à Rennes, ça fait combien de temps ?",
 ]
