@@ -30,6 +30,13 @@ def trip_of(nlp, text, marked):
             [("Poitiers", "ARRIVEE")],
             ("Saint-Pierre-des-Corps", "Poitiers"),
         ),
+        # the train's name before it is no part of the place ("le TER Saint-Gervais" is no Le
+        # Pré-Saint-Gervais mistyped)
+        (
+            "le TER Saint-Gervais – Annemasse prend les vélos ?",
+            [("Annemasse", "ARRIVEE")],
+            ("Saint-Gervais", "Annemasse"),
+        ),
     ],
 )
 def test_the_other_end_beside_the_one_read(nlp, text, marked, expected):

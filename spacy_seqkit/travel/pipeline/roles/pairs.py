@@ -52,6 +52,8 @@ def adjacent_place(reading: Reading, end: End, after: bool, max_tokens: int) -> 
         part = doc[start:stop]
         if not (is_word(part[0]) and is_word(part[-1])):  # "Paris Saint-Lazare"
             continue
+        if w[start] in LEX["trains"] or (w[start] in LEX["articles"] and w[start + 1] in LEX["trains"]):
+            continue  # "le TER Saint-Gervais" is no Le Pré-Saint-Gervais mistyped
         place = places.place(w.span(start, stop))
         if place is not None:
             if w[stop if after else start - 1] == "ou":
