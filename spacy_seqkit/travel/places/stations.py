@@ -44,6 +44,7 @@ COLLOQUIAL_NAMES = {
     "Paris Gare de Lyon": ("GDL",),
     "Lyon Part Dieu": ("Pdieu",),
     "Saint-Quentin en Yvelines - Montigny-le-Bretonneux": ("SQY",),
+    "Saint-Cyprien Arènes": ("Toulouse Arènes", "gare des Arènes"),
     "Aix-en-Provence TGV": ("Aix TGV", "TGV Aix"),
     # The TGV stations of a city named with the city (Reims's stands in Bezannes); "TGV" after
     # it only: "le TGV Besançon Dijon" is a train from Besançon.

@@ -145,6 +145,7 @@ def test_gazetteer_has_every_commune_and_the_stations(gaz, communes):
         ("gdl", "Paris Gare de Lyon"),
         ("MLV", "Marne-la-Vallée Chessy"),
         ("pdieu", "Lyon Part Dieu"),
+        ("toulouse arenes", "Saint-Cyprien Arènes"),
     ],
 )
 def test_gazetteer_resolve(gaz, mention, expected):
