@@ -143,12 +143,17 @@ _GENERIC_HEADS = {
 }
 
 
+def _without_articles(name: str) -> str:
+    """`name` without the articles it opens with ("Le Touquet-Paris-Plage" → "Touquet-Paris-Plage")."""
+    for article in ARTICLES:
+        if name.startswith(article):
+            name = name[len(article) :]
+    return name
+
+
 def short_form(name: str) -> Optional[str]:
     """ "Clermont" for Clermont-Ferrand, "Touquet" for Le Touquet-Paris-Plage, else None."""
-    body = name
-    for article in ARTICLES:
-        if body.startswith(article):
-            body = body[len(article) :]
+    body = _without_articles(name)
     head = re.split(r"[- ]", body, maxsplit=1)[0]
     if head == body or len(head) < 3 or normalise(head) in _GENERIC_HEADS:
         return None
@@ -158,11 +163,7 @@ def short_form(name: str) -> Optional[str]:
 def compound_head(name: str) -> Optional[str]:
     """ "Saint-Dié" for Saint-Dié-des-Vosges, "Saint-Gervais" for Saint-Gervais-les-Bains: the
     first two words of a name of three or more whose first names nothing alone; else None."""
-    body = name
-    for article in ARTICLES:
-        if body.startswith(article):
-            body = body[len(article) :]
-    parts = re.split(r"[- ]", body)
+    parts = re.split(r"[- ]", _without_articles(name))
     if len(parts) < 3 or normalise(parts[0]) not in _GENERIC_HEADS or normalise(parts[1]) in _GENERIC_HEADS:
         return None
     return None if len(parts[1]) < 3 or "'" in parts[1] else f"{parts[0]}-{parts[1]}"

@@ -146,7 +146,8 @@ def widest_station(
             continue
         if best is not None and (end - start, min(end, span.end)) <= (best[1] - best[0], min(best[1], span.end)):
             continue  # the longest, and of equals the one that leaves less of the mention out
-        place = places.place(words_of(doc).span(start, end))
+        text = words_of(doc).span(start, end)
+        place = places.place(text)
         # With `communes`, a compound commune's whole name instead ("Bourg" + "Saint Maurice",
         # "charleville" + "mezieres"), taking the mentions beside it in whole or not at all, and
         # its own too where it names one place ("hellemmes" + "lille flandres": no Hellemmes-Lille).
@@ -154,7 +155,7 @@ def widest_station(
             place.kind == STATION
             if not communes
             else all(_joins(m, start, end) for m in (before, span if names_one else None, after))
-            and _spells(place, words_of(doc).span(start, end))
+            and _spells(place, text)
         ):
             best = (start, end)
     return best
