@@ -4,7 +4,7 @@ words spell a place, what is known to be no place; and, for the corpus, populati
 stations, départements and the forms people type."""
 
 import functools
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from .communes import Commune, read_communes, read_departements
 from .index import CITY_ALIASES, MIN_WORD_PLACE_POPULATION, Entry, NameIndex, load_index, shipped_data, short_form
@@ -159,49 +159,84 @@ class FrenchPlaces:
         such a change, so it waits for a comparison over several)."""
         return self._spans(words, max_words, whole=False)
 
-    def _spans(self, words: List[str], max_words: int, whole: bool) -> List[Tuple[int, int]]:
+    def first_run(self, words: List[str], max_words: int = 8) -> Optional[int]:
+        """The end of the run `name_spans(words, max_words)` reads first where it starts at the
+        first word, else None: the longest name from there ("gare de Lyon Perrache ..."), read
+        without the rest of `words`. Kept by words: a mention's window is read twice (stations,
+        then compound communes), and requests repeat theirs ("de Marseille à Paris")."""
+        return _first_run_cached(self, tuple(words), max_words)
+
+    def _first_run(self, words: Tuple[str, ...], max_words: int) -> Optional[int]:
+        if not words:
+            return None
+        keys, sizes, longest = self._word_keys(words)
+        end = self._run_end(keys, sizes, longest, 0, max_words, True)
+        if end is None or self._longer_inside(keys, sizes, longest, 0, end, max_words) is not None:
+            return None
+        return end
+
+    def _word_keys(self, words: Sequence[str]) -> Tuple[List[str], List[int], List[int]]:
+        """Each word's key, how many words the key holds (a word may normalise to several:
+        "Saint-Malo") and how many words the longest key starting with its first word holds (0:
+        no key starts there)."""
         runs = [_word_run(w) for w in words]
-        keys = [r[0] for r in runs]
-        sizes = [r[1] for r in runs]  # a word may normalise to several ("Saint-Malo")
-        # The runs from a word that could be a key: up to as many words as the longest key
-        # starting with its first word (0: none starts there).
         head_words = self._index.head_words
-        longest = [head_words.get(r[2], 0) if r[0] else 0 for r in runs]
+        return [r[0] for r in runs], [r[1] for r in runs], [head_words.get(r[2], 0) if r[0] else 0 for r in runs]
+
+    def _spans(self, words: List[str], max_words: int, whole: bool) -> List[Tuple[int, int]]:
+        keys, sizes, longest = self._word_keys(words)
         spans, start, n = [], 0, len(words)
         while start < n:
-            end = self._run_end(keys, sizes, longest, start, max_words, whole)
+            end = self._run_end(keys, sizes, longest, start, max_words, whole) if longest[start] else None
             if end is None:
                 start += 1
                 continue
             if whole:  # a longer run starting inside this one and ending after it
-                for inner in range(start + 1, end):
-                    inner_end = self._run_end(keys, sizes, longest, inner, max_words, whole)
-                    if inner_end is not None and inner_end > end and inner_end - inner > end - start:
-                        start, end = inner, inner_end
-                        break
+                inner = self._longer_inside(keys, sizes, longest, start, end, max_words)
+                if inner is not None:
+                    start, end = inner
             spans.append((start, end))
             start = end
         return spans
+
+    def _longer_inside(
+        self, keys: List[str], sizes: List[int], longest: List[int], start: int, end: int, max_words: int
+    ) -> Optional[Tuple[int, int]]:
+        """The first run starting inside [start, end) that ends after it and is longer."""
+        for inner in range(start + 1, end):
+            if not longest[inner]:
+                continue
+            inner_end = self._run_end(keys, sizes, longest, inner, max_words, True)
+            if inner_end is not None and inner_end > end and inner_end - inner > end - start:
+                return inner, inner_end
+        return None
 
     def _run_end(
         self, keys: List[str], sizes: List[int], longest: List[int], start: int, max_words: int, whole: bool
     ) -> Optional[int]:
         """The end of the longest run from `start` that spells a place name (`_spans`)."""
-        if not longest[start]:
+        most = longest[start]
+        if not most:
             return None
         # (With `whole`, punctuation has no key and counts for no word: "La
         # Bastide-Saint-Laurent-les-Bains".)
         last, count, taken, n = start, 0, 0, len(keys)
-        while last < n and taken < max_words and count + sizes[last] <= longest[start]:
+        while last < n and taken < max_words and count + sizes[last] <= most:
             count += sizes[last]
             if keys[last] or not whole:
                 taken += 1
             last += 1
         by_key = self._index.by_key
+        # The key of each run from `start`, word by word (a key-less word adds nothing).
+        runs, key = [], ""
+        for k in keys[start:last]:
+            if k:
+                key = f"{key} {k}" if key else k
+            runs.append(key)
         for end in range(last, start, -1):
             if not keys[end - 1]:
                 continue
-            key = " ".join(k for k in keys[start:end] if k)
+            key = runs[end - 1 - start]
             entry = by_key.get(key)
             if entry is None or ARTICLE.sub("", key) in TYPE_WORDS:
                 continue
@@ -280,6 +315,11 @@ def _named_stations(min_population: int) -> FrozenSet[str]:
     usage = {normalise(form) for forms in COLLOQUIAL_NAMES.values() for form in forms}
     own = {s.name for key, s in shipped_data().stations.by_key.items() if key.removeprefix("gare ") not in usage}
     return frozenset(name for name in load_index(min_population).stations if name in own)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _first_run_cached(places: "FrenchPlaces", words: Tuple[str, ...], max_words: int) -> Optional[int]:
+    return places._first_run(words, max_words)
 
 
 # A mention's place and homonyms, by what was typed: the trip component asks for the same

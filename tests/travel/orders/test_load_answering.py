@@ -93,3 +93,34 @@ def test_the_vectors_words_are_not_read_and_the_answers_are_the_same(vectors_dir
     texts = TEXTS + ["mot7 mot8 de Lyon à Nantes"]
     assert answers(nlp) == answers(full)
     assert [nlp(t).vector.tolist() for t in texts] == [full(t).vector.tolist() for t in texts]
+
+
+def test_answering_collects_young_objects_less_often_and_gives_the_thresholds_back(ner_dir, monkeypatch):
+    import gc
+
+    from spacy_seqkit.travel.orders import answer
+    from spacy_seqkit.travel.orders.format import Order
+
+    nlp = load_answering(str(ner_dir))
+    orders = [Order(i + 2, str(i), text, None) for i, text in enumerate(TEXTS)]
+    before = gc.get_threshold()
+    seen = []
+    real = answer.answer_orders
+
+    def watched(*args, **kwargs):
+        seen.append(gc.get_threshold())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(answer, "answer_orders", watched)
+    fewer = answer.answer_batch(nlp, orders)
+    assert seen and seen[0][0] == max(answer.YOUNG_OBJECTS, before[0]) and seen[0][1:] == before[1:]
+    assert gc.get_threshold() == before
+    monkeypatch.setattr(answer, "answer_orders", real)
+    gc.set_threshold(700, *before[1:])
+    try:
+        with answer.fewer_collections(young=10**9):  # a caller's setting inside it is kept after it
+            gc.set_threshold(800)
+        assert gc.get_threshold()[0] == 700
+    finally:
+        gc.set_threshold(*before)
+    assert [a.places for a in fewer] == [a.places for a in answer.answer_batch(nlp, orders)]

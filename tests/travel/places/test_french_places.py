@@ -469,6 +469,28 @@ def test_name_spans_read_whole_names(gaz, text, names):
     assert [gaz.place(" ".join(words[s:e])).name for s, e in gaz.name_spans(words)] == names
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "De la gare de Lyon-Part-Dieu à la gare de Grenoble",
+        "gare de Lyon Perrache demain",
+        "Saint-Aubin-des-Ormeaux",
+        "Marne la Vallée Chessy puis Lille",
+        "tours orange vers mer",
+        "de Mende à La Bastide-Saint-Laurent-les-Bains",
+        "",
+    ],
+)
+def test_first_run_is_the_run_name_spans_reads_first_from_every_word(gaz, text):
+    """What station names are widened by (`first_run`) reads as `name_spans` reads, from any word on."""
+    words = [t.text for t in spacy.blank("fr").make_doc(text)]
+    for start in range(len(words) + 1):
+        for max_words in (2, 8, len(words) or 1):
+            runs = gaz.name_spans(words[start:], max_words)
+            expected = runs[0][1] if runs and runs[0][0] == 0 else None
+            assert gaz.first_run(words[start:], max_words) == expected, (words[start:], max_words)
+
+
 def test_a_commune_place_carries_its_codes_and_stations(gaz):
     place = gaz.place("marseile")
     assert (place.kind, place.name, place.insee, place.commune) == ("commune", "Marseille", "13055", "Marseille")

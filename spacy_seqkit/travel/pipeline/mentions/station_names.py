@@ -132,10 +132,10 @@ def widest_station(
         # The longest run of exact names from `start` (one pass over the window's rest); from
         # the mention's start, past its "gare de": "gare de Lyon" + "Perrache".
         name = _name_start(span) if start == span.start else start
-        runs = places.name_spans(words[name - lowest :], len(words))
-        if not runs or runs[0][0] != 0:
+        run = _first_run(places, words[name - lowest :], len(words))
+        if run is None:
             continue
-        end = name + runs[0][1]
+        end = name + run
         if end <= span.start or (start >= span.start and end <= span.end):
             continue  # does not reach into the mention, or adds nothing after it
         if before is not None and before.start < start < before.end and not cuttable:
@@ -159,6 +159,17 @@ def widest_station(
         ):
             best = (start, end)
     return best
+
+
+def _first_run(places: Places, words: List[str], max_words: int) -> Optional[int]:
+    """The end of the first run of exact names in `words` where it starts at their first word:
+    the places' `first_run` where they have it (it reads no further than that run), else
+    their `name_spans`."""
+    first_run = getattr(places, "first_run", None)
+    if first_run is not None:
+        return first_run(words, max_words)
+    runs = places.name_spans(words, max_words)
+    return runs[0][1] if runs and runs[0][0] == 0 else None
 
 
 def _linked(doc: Doc, i: int, step: int) -> bool:
