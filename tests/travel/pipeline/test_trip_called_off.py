@@ -38,6 +38,13 @@ KEPT = [
         "Brest",
         "Rennes",
     ),
+    # whatever sentence before the cue names the trip too
+    (
+        "Mon billet Quimper – Paris de ce matin. Il est annulé. Merci de me placer sur un train de Quimper à Paris.",
+        [("Quimper", "DEPART"), ("Paris", "ARRIVEE"), ("de [Quimper]", "DEPART"), ("à [Paris]", "ARRIVEE")],
+        "Quimper",
+        "Paris",
+    ),
     (
         "suite à l'annulation de mon ter, reservez moi un Arras – Lille pour demain 7h",
         [("Arras", "DEPART"), ("Lille", "ARRIVEE")],

@@ -6,7 +6,7 @@ class other words (`words`); with `explain`, each rule that fires is recorded wi
 `doc._.cues`. A rule whose `rules_out` is true makes its mention no end and no stop of the trip."""
 
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Type
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple, Type
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -74,22 +74,26 @@ class Qualifier(ReadingPipe):
     def trip_asked_after(self, words: Words, mentions: List[Span], cue: int) -> bool:
         """A departure and an arrival the recognizer marked both stand in a sentence after the one
         of the cue at `cue`: what the cue says ("Billet Quimper – Paris annulé. Merci de me proposer
-        un train de Quimper à Paris jeudi") is not said of that trip."""
-        trip = self.trip_elsewhere(words, mentions, cue)
-        return trip is not None and trip.start > cue
+        un train de Quimper à Paris jeudi") is not said of that trip, whatever sentence before the
+        cue names one too."""
+        return any(sentence.start > cue for sentence in self.trip_sentences(words, mentions, cue))
 
     def trip_elsewhere(self, words: Words, mentions: List[Span], cue: int) -> Optional[range]:
         """The first sentence other than the cue's that holds a departure and an arrival the
         recognizer marked, or None."""
+        return next(self.trip_sentences(words, mentions, cue), None)
+
+    def trip_sentences(self, words: Words, mentions: List[Span], cue: int) -> Iterator[range]:
+        """The sentences other than the cue's that hold a departure and an arrival the recognizer
+        marked, in order."""
         ends, start = self.lex["sentence_ends"], 0
         for i in range(len(words) + 1):
             if i == len(words) or words.lower[i] in ends:
                 sentence = range(start, i)
                 labels = {m.label_ for m in mentions if m.start in sentence}
                 if cue not in sentence and {"DEPART", "ARRIVEE"} <= labels:
-                    return sentence
+                    yield sentence
                 start = i + 1
-        return None
 
 
 def qualifier_rules(qualifiers: Iterable[Qualifier]) -> Dict[str, bool]:
