@@ -23,10 +23,13 @@ NAMED_PLACE_POPULATION = 1000
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _word_run(word: str) -> Tuple[str, int, str]:
-    """What `_spans` reads of one typed word: its key, the key's words and its first word."""
+def _word_run(min_population: int, word: str) -> Tuple[str, int, int]:
+    """What `_spans` reads of one typed word: its key, how many words the key holds (a word may
+    normalise to several: "Saint-Malo") and how many words the longest key of the index starting
+    with its first word holds (0: no key starts there)."""
     key = _word_key(word)
-    return key, len(key.split()), key.split(" ", 1)[0]
+    longest = load_index(min_population).head_words.get(key.split(" ", 1)[0], 0) if key else 0
+    return key, len(key.split()), longest
 
 
 @functools.lru_cache(maxsize=1)
@@ -179,9 +182,9 @@ class FrenchPlaces:
         """Each word's key, how many words the key holds (a word may normalise to several:
         "Saint-Malo") and how many words the longest key starting with its first word holds (0:
         no key starts there)."""
-        runs = [_word_run(w) for w in words]
-        head_words = self._index.head_words
-        return [r[0] for r in runs], [r[1] for r in runs], [head_words.get(r[2], 0) if r[0] else 0 for r in runs]
+        population = self.min_population
+        runs = [_word_run(population, w) for w in words]
+        return [r[0] for r in runs], [r[1] for r in runs], [r[2] for r in runs]
 
     def _spans(self, words: List[str], max_words: int, whole: bool) -> List[Tuple[int, int]]:
         keys, sizes, longest = self._word_keys(words)
