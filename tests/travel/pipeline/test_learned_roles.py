@@ -200,3 +200,68 @@ def test_known_names_are_read_once_per_doc(nlp):
     first = words.name_spans(places)
     assert first == places.name_spans(words.text) and words.name_spans(places) is first
     assert place_candidates(doc, places, with_entities=False) == sorted(first)
+
+
+ROLES_TRAIN = [
+    ("Je vais de Marseille à Paris", [(11, 20, "DEPART"), (23, 28, "ARRIVEE")]),
+    ("Un billet pour Nantes depuis Lyon", [(15, 21, "ARRIVEE"), (29, 33, "DEPART")]),
+    ("de Lille à Rennes par Paris", [(3, 8, "DEPART"), (11, 17, "ARRIVEE"), (22, 27, "VIA")]),
+]
+
+
+def roles_pipeline(factory: str):
+    nlp = spacy.blank("fr")
+    nlp.add_pipe(
+        factory,
+        name="roles",
+        config={
+            "spans_key": "roles",
+            "suggester": {
+                "@misc": "spacy-seqkit.place_suggester.v1",
+                "with_entities": False,
+                "places": {"@misc": "spacy-seqkit.french_places.v1"},
+            },
+        },
+    )
+    return nlp
+
+
+def test_seqkit_roles_writes_what_spancat_singlelabel_writes(tmp_path):
+    """`seqkit_roles` resolves from a config, trains as spaCy's single-label span categorizer,
+    loads its weights, and writes the same spans, labels and scores (a doc alone or in a batch,
+    an empty doc, a doc with no candidate)."""
+    from spacy.training import Example
+
+    spacy.util.fix_random_seed(0)
+    ours = roles_pipeline("seqkit_roles")
+    examples = []
+    for text, spans in ROLES_TRAIN:
+        doc = ours.make_doc(text)
+        reference = doc.copy()
+        reference.spans["roles"] = [reference.char_span(s, e, label=label) for s, e, label in spans]
+        examples.append(Example(doc, reference))
+    optimizer = ours.initialize(lambda: examples)
+    for _ in range(5):
+        ours.update(examples, sgd=optimizer)
+    ours.to_disk(tmp_path / "ours")
+    theirs = spacy.load(tmp_path / "ours", config={"components": {"roles": {"factory": "spancat_singlelabel"}}})
+    assert type(theirs.get_pipe("roles")).__name__ == "SpanCategorizer"
+    assert type(spacy.load(tmp_path / "ours").get_pipe("roles")).__name__ == "RolesCategorizer"
+    texts = ["Je vais de Marseille à Paris puis Lyon", "", "bonjour", "de Brest à Quimper", "Nantes"]
+
+    def written(nlp, alone):
+        docs = [nlp(t) for t in texts] if alone else list(nlp.pipe(texts, batch_size=8))
+        out = []
+        for doc in docs:
+            group = doc.spans["roles"]
+            scores = group.attrs.get("scores")
+            out.append(
+                (
+                    [(s.start, s.end, s.label_) for s in group],
+                    None if scores is None else (scores.shape, scores.tolist()),
+                )
+            )
+        return out
+
+    assert written(ours, alone=False) == written(theirs, alone=False) == written(ours, alone=True)
+    assert any(spans for spans, _ in written(ours, alone=False))
