@@ -51,6 +51,7 @@ def reading_pipeline(nlp=None):
     import spacy
     from spacy.util import load_config
 
+    from spacy_seqkit.travel.pipeline.reading import READING_PIPES
     from spacy_seqkit.travel.pipeline.tokenizer import make_arrow_infixes
 
     cfg = nlp.config if nlp is not None else load_config(ROOT / "configs" / "ner_maxout.cfg")
@@ -62,7 +63,7 @@ def reading_pipeline(nlp=None):
         names = [(name, dict(cfg["components"][name])) for name in pipeline[pipeline.index("ner") + 1 :]]
     for name, component_cfg in names:
         factory = component_cfg.pop("factory")
-        if factory.startswith("seqkit_"):  # the reading; not a trained component (the roles' spancat)
+        if factory in READING_PIPES:  # the reading; not a trained component (the roles' categorizer)
             reading.add_pipe(factory, name=name, config=component_cfg)
     return reading
 

@@ -121,6 +121,24 @@ CONFIGS = {
         factory = "seqkit_alternative"
         explain = true
     """,
+    ("spacy_factories", "seqkit_roles"): """
+        [nlp]
+        lang = "fr"
+        pipeline = ["seqkit_roles"]
+
+        [components]
+
+        [components.seqkit_roles]
+        factory = "seqkit_roles"
+        spans_key = "roles"
+
+        [components.seqkit_roles.suggester]
+        @misc = "spacy-seqkit.place_suggester.v1"
+        with_entities = false
+
+        [components.seqkit_roles.suggester.places]
+        @misc = "spacy-seqkit.french_places.v1"
+    """,
     ("spacy_factories", "seqkit_place_marker"): """
         [nlp]
         lang = "fr"
