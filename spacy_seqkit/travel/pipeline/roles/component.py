@@ -122,18 +122,20 @@ class TripResolver(ReadingPipe):
         ends = tuple(end_of(span, place) for span, place in found if place is not None)
         read = tuple(e for e in ends if e.role != PLACE)
         reading = Reading(doc, words_of(doc), self.places, read=read, mentions=ends, landmarks=frozenset(landmark))
+        said = doc._
         for attr in () if gold else NO_ORDER:
-            rule = getattr(doc._, attr, None) if Doc.has_extension(attr) else None
+            rule = getattr(said, attr, None) if Doc.has_extension(attr) else None
             if rule:
                 return replace(reading, read=(), invalid=f"{attr}.{rule}", why=(_why(doc, attr, rule),))
         for name, step in self.steps:
-            before = (reading.read, reading.departures[:1], reading.arrivals[:1], reading.stops)
+            before = reading
             reading = step(reading)
+            if reading is before:  # most steps find nothing to do
+                continue
             if reading.invalid:
                 return replace(reading, why=reading.why + ({"rule": reading.invalid},))
-            if (reading.read, reading.departures[:1], reading.arrivals[:1], reading.stops) != before:
-                if name != "ruled_out":
-                    reading = replace(reading, why=reading.why + ({"rule": f"seqkit_trip.{name}"},))
+            if _decided(reading) != _decided(before) and name != "ruled_out":
+                reading = replace(reading, why=reading.why + ({"rule": f"seqkit_trip.{name}"},))
         return reading
 
     def mentions_with_roles(self, reading: Reading) -> List[Span]:
@@ -177,6 +179,11 @@ def end_of(span: Span, place: Place) -> End:
         other_leg=other_means == "other_leg",
         alternative=alternative,
     )
+
+
+def _decided(reading: Reading) -> tuple:
+    """What a step may change that says why: the ends read, the first departure and arrival, the stops."""
+    return (reading.read, reading.departures[:1], reading.arrivals[:1], reading.stops)
 
 
 def _why(doc: Doc, attr: str, rule: str) -> Dict[str, Any]:
