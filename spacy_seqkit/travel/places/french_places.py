@@ -179,9 +179,7 @@ class FrenchPlaces:
         return end
 
     def _word_keys(self, words: Sequence[str]) -> Tuple[List[str], List[int], List[int]]:
-        """Each word's key, how many words the key holds (a word may normalise to several:
-        "Saint-Malo") and how many words the longest key starting with its first word holds (0:
-        no key starts there)."""
+        """`_word_run` of each word, as three lists: keys, their sizes, the longest keys' sizes."""
         population = self.min_population
         runs = [_word_run(population, w) for w in words]
         return [r[0] for r in runs], [r[1] for r in runs], [r[2] for r in runs]
@@ -190,7 +188,7 @@ class FrenchPlaces:
         keys, sizes, longest = self._word_keys(words)
         spans, start, n = [], 0, len(words)
         while start < n:
-            end = self._run_end(keys, sizes, longest, start, max_words, whole) if longest[start] else None
+            end = self._run_end(keys, sizes, longest, start, max_words, whole)
             if end is None:
                 start += 1
                 continue
@@ -207,8 +205,6 @@ class FrenchPlaces:
     ) -> Optional[Tuple[int, int]]:
         """The first run starting inside [start, end) that ends after it and is longer."""
         for inner in range(start + 1, end):
-            if not longest[inner]:
-                continue
             inner_end = self._run_end(keys, sizes, longest, inner, max_words, True)
             if inner_end is not None and inner_end > end and inner_end - inner > end - start:
                 return inner, inner_end
