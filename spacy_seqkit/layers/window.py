@@ -19,6 +19,16 @@ what it would see alone, zero-padded. Two layouts, the same function:
   gapped layout, so the same config and seed give the same pipeline byte for byte
   as before. Its gap rows cost as much as a short request's tokens (8 per doc with
   exponential dilation over 4 layers), which is why predicting does without them.
+
+Predicting, the layers' matrix products may run in bfloat16 (`inference_dtype`): the
+windows and weights rounded to bfloat16, their products summed in float32 by the CPU's
+bfloat16 instructions (AVX512-BF16, AMX), each sum rounded to bfloat16 (torch's CPU
+product has no float32 output for bfloat16 inputs) and turned back to float32 before the
+maxout, the layer norm and the residual. On the AMD EPYC (Zen 4) core this project runs on, a
+(3,000 × 288) by (288 × 288) product takes 1.0 ms in bfloat16 against 4.2 ms in float32,
+at the CPU's float32 peak already. "auto" takes bfloat16 only on a CPU with those
+instructions (elsewhere torch emulates them, slower than float32) and float32 on a GPU.
+Training never does: its products, gradients and weights stay float32.
 """
 
 import functools
@@ -36,6 +46,28 @@ from .convert import ListEncoder, check_widths, gapped_index, token_positions
 from .maxout import maxout
 
 Dilation = Union[int, Sequence[int], str]
+# The dtypes the layers' matrix products may predict in (`inference_dtype`).
+INFERENCE_DTYPES = ("float32", "bfloat16", "auto")
+
+
+@functools.lru_cache(maxsize=None)
+def native_bfloat16() -> bool:
+    """Whether this CPU multiplies bfloat16 matrices in hardware (AVX512-BF16 or AMX tiles),
+    as torch reports it."""
+    cpu = getattr(torch, "cpu", None)
+    checks = ("_is_avx512_bf16_supported", "_is_amx_tile_supported")
+    try:
+        return any(getattr(cpu, name)() for name in checks if hasattr(cpu, name))
+    except RuntimeError:  # pragma: no cover (a torch built without the CPU checks)
+        return False
+
+
+def predicts_in_bfloat16(inference_dtype: str, device: torch.device) -> bool:
+    """Whether the products of a prediction on `device` run in bfloat16 (see the module's
+    docstring)."""
+    if inference_dtype == "auto":
+        return device.type == "cpu" and native_bfloat16()
+    return inference_dtype == "bfloat16"
 
 
 def exponential_dilations(depth: int) -> List[int]:
@@ -84,12 +116,14 @@ class MaxoutWindowConfig:
     maxout_pieces: int
     dilation: Dilation
     dropout: float
+    inference_dtype: str = "float32"
     dilations: List[int] = field(init=False)
 
     def __post_init__(self) -> None:
         for name in ("width", "depth", "window_size", "maxout_pieces"):
             check_positive_int(name, getattr(self, name))
         check_probability("dropout", self.dropout)
+        check_choice("inference_dtype", self.inference_dtype, INFERENCE_DTYPES)
         object.__setattr__(self, "dilations", resolve_dilations(self.dilation, self.depth))
 
 
@@ -102,9 +136,10 @@ class MaxoutWindowStack(torch.nn.Module):
     of the gapped layout) (`window_layout`).
     """
 
-    def __init__(self, width, window_size, maxout_pieces, dilations, dropout):
+    def __init__(self, width, window_size, maxout_pieces, dilations, dropout, inference_dtype="float32"):
         super().__init__()
         self.width = width
+        self.inference_dtype = inference_dtype
         self.pieces = maxout_pieces
         self.window_size = window_size
         self.dilations = list(dilations)
@@ -145,9 +180,14 @@ class MaxoutWindowStack(torch.nn.Module):
         is the (n_tokens, width × (2·window + 1)) matrix of windows, side by side."""
         windows = self.window_rows(positions, n_tokens)
         H = torch.cat([tokens, tokens.new_zeros(1, self.width)])
+        bfloat16 = predicts_in_bfloat16(self.inference_dtype, tokens.device)
         for proj, norm, d in zip(self.projections, self.norms, self.dilations):
             cols = H.index_select(0, windows[d]).view(n_tokens, -1)
-            Z = maxout(proj(cols), self.pieces)
+            if bfloat16:
+                product = F.linear(cols.bfloat16(), proj.weight.bfloat16(), proj.bias.bfloat16()).float()
+            else:
+                product = proj(cols)
+            Z = maxout(product, self.pieces)
             # In place, below the zero row: the next layer gathers from it.
             torch.add(H[:n_tokens], self.dropout(norm(Z)), out=H[:n_tokens])
         return H[:n_tokens]
@@ -178,7 +218,9 @@ def window_layout(lengths: Sequence[int], gap: int) -> Tuple[numpy.ndarray, Tupl
 def MaxoutWindowEncoder(config: MaxoutWindowConfig) -> Model[List[Floats2d], List[Floats2d]]:
     """Build the encoder as a thinc Model over lists of (n_tokens, width) arrays."""
     dilations = config.dilations
-    module = MaxoutWindowStack(config.width, config.window_size, config.maxout_pieces, dilations, config.dropout)
+    module = MaxoutWindowStack(
+        config.width, config.window_size, config.maxout_pieces, dilations, config.dropout, config.inference_dtype
+    )
     gap = config.window_size * max(dilations)
     return ListEncoder(
         "seqkit_maxout_window",

@@ -23,6 +23,7 @@ depth = {depth}
 window_size = {window_size}
 maxout_pieces = {maxout_pieces}
 dilation = {dilation}
+inference_dtype = {inference_dtype}
 """
 
 DILATIONS = ["1", '"exponential"', "[1, 3]"]
@@ -78,13 +79,14 @@ width = 32
 """
 
 
-def make_encoder(depth=2, window_size=1, maxout_pieces=2, dilation="1", width=WIDTH):
+def make_encoder(depth=2, window_size=1, maxout_pieces=2, dilation="1", width=WIDTH, inference_dtype="float32"):
     text = ENCODER_CONFIG.format(
         width=width,
         depth=depth,
         window_size=window_size,
         maxout_pieces=maxout_pieces,
         dilation=dilation,
+        inference_dtype=f'"{inference_dtype}"',
     )
     model = registry.resolve(Config().from_str(text))["model"]
     model.initialize(X=[numpy.zeros((3, width), dtype="f")])
@@ -204,10 +206,12 @@ def test_maxout_window_bytes_and_disk_round_trip(tmp_path):
         ("dilation", "[1, 2, 4]"),
         ("dilation", '"quadratic"'),
         ("dilation", "0"),
+        ("inference_dtype", '"float16"'),
     ],
 )
 def test_maxout_window_bad_config_names_the_argument(argument, value):
     values = {"width": 16, "depth": 2, "window_size": 1, "maxout_pieces": 2, "dilation": "1"}
+    values["inference_dtype"] = '"float32"'
     values[argument] = value
     with pytest.raises(ValueError, match=argument):
         registry.resolve(Config().from_str(ENCODER_CONFIG.format(**values)))
@@ -318,3 +322,61 @@ def test_maxout_window_trains_as_v1_bit_for_bit(dilation, pieces):
         results.append([Y.detach(), X.grad] + [p.grad.clone() for p in module.parameters()])
     for ours, released in zip(*results):
         assert torch.equal(ours, released)
+
+
+def same_weights(model, source):
+    """`model` with `source`'s weights (the two encoders built alike but for their dtype)."""
+    return model.from_bytes(source.to_bytes())
+
+
+def test_maxout_window_bfloat16_predicts_within_its_rounding_and_trains_in_float32():
+    exact = make_encoder(dilation='"exponential"', maxout_pieces=3)
+    fast = same_weights(make_encoder(dilation='"exponential"', maxout_pieces=3, inference_dtype="bfloat16"), exact)
+    Xs = random_docs([7, 1, 0, 30, 2])
+    for Y, Y_exact in zip(fast.predict(Xs), exact.predict(Xs)):
+        assert Y.dtype == numpy.float32
+        numpy.testing.assert_allclose(Y, Y_exact, atol=0.1)
+    assert not all(numpy.array_equal(a, b) for a, b in zip(fast.predict(Xs), exact.predict(Xs)))
+    # Training multiplies in float32: outputs and input gradients bit for bit.
+    (Ys, backprop), (Ys_exact, backprop_exact) = fast.begin_update(Xs), exact.begin_update(Xs)
+    for a, b in zip(Ys, Ys_exact):
+        numpy.testing.assert_array_equal(a, b)
+    for a, b in zip(backprop([numpy.ones_like(Y) for Y in Ys]), backprop_exact([numpy.ones_like(Y) for Y in Ys])):
+        numpy.testing.assert_array_equal(a, b)
+
+
+def test_maxout_window_bfloat16_doc_alone_equals_doc_in_batch():
+    model = make_encoder(dilation='"exponential"', inference_dtype="bfloat16")
+    Xs = random_docs([7, 1, 30, 2, 0, 15, 300])
+    for X, Y in zip(Xs, model.predict(Xs)):
+        numpy.testing.assert_array_equal(model.predict([X])[0], Y)
+
+
+def test_maxout_window_auto_dtype_is_bfloat16_only_where_the_cpu_has_it():
+    from spacy_seqkit.layers.window import native_bfloat16
+
+    exact = make_encoder(dilation='"exponential"')
+    built = {
+        dtype: same_weights(make_encoder(dilation='"exponential"', inference_dtype=dtype), exact)
+        for dtype in ("auto", "bfloat16")
+    }
+    Xs = random_docs([9, 4])
+    expected = built["bfloat16"] if native_bfloat16() else exact
+    for a, b in zip(built["auto"].predict(Xs), expected.predict(Xs)):
+        numpy.testing.assert_array_equal(a, b)
+
+
+def test_maxout_window_inference_dtype_travels_with_a_saved_pipeline(tmp_path):
+    config = Config().from_str(
+        NLP_CONFIG.replace('dilation = "exponential"', 'dilation = "exponential"\ninference_dtype = "bfloat16"')
+    )
+    fix_random_seed(0)
+    nlp = spacy.util.load_model_from_config(config, auto_fill=True)
+    examples = [Example.from_dict(nlp.make_doc(t), {"entities": e}) for t, e in TRAIN_DATA]
+    nlp.initialize(get_examples=lambda: examples)
+    nlp.to_disk(tmp_path / "pipeline")
+    loaded = spacy.load(tmp_path / "pipeline")
+    assert loaded.config["components"]["tok2vec"]["model"]["encode"]["inference_dtype"] == "bfloat16"
+    texts = [t for t, _ in TRAIN_DATA]
+    for a, b in zip(loaded.pipe(texts), nlp.pipe(texts)):
+        numpy.testing.assert_array_equal(a.tensor, b.tensor)
