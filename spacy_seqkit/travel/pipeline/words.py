@@ -5,12 +5,12 @@ import re
 import weakref
 from typing import List, Optional, Tuple, cast
 
-from spacy.attrs import IDX, IS_ALPHA, IS_LOWER, IS_PUNCT, IS_TITLE, LIKE_NUM, LOWER, ORTH, SPACY
+from spacy.attrs import IDX, IS_ALPHA, IS_LOWER, IS_PUNCT, IS_SPACE, IS_STOP, IS_TITLE, LIKE_NUM, LOWER, ORTH, SPACY
 from spacy.tokens import Doc, Span, Token
 
 from .lexicon import fold, lexicon
 
-_FLAGS = [ORTH, LOWER, IDX, IS_PUNCT, IS_ALPHA, LIKE_NUM, IS_LOWER, IS_TITLE, SPACY]
+_FLAGS = [ORTH, LOWER, IDX, IS_PUNCT, IS_ALPHA, LIKE_NUM, IS_LOWER, IS_TITLE, SPACY, IS_STOP, IS_SPACE]
 _WORD_PARTS = re.compile(r"[-'’]")
 _read: "weakref.WeakKeyDictionary[Doc, Words]" = weakref.WeakKeyDictionary()
 
@@ -31,6 +31,8 @@ class Words:
         "is_lower",
         "title",
         "space",
+        "stop",
+        "blank",
         "n",
         "_all",
         "_names",
@@ -47,7 +49,7 @@ class Words:
         self.lower = [w.replace("’", "'") if "’" in w else w for w in lowers]
         self.idx: List[int] = columns[2]
         # The flags as 0 / 1, read as truth values.
-        self.punct, self.alpha, self.num, self.is_lower, self.title, self.space = columns[3:]
+        self.punct, self.alpha, self.num, self.is_lower, self.title, self.space, self.stop, self.blank = columns[3:]
         self._all: Optional[str] = None
         self._names: Optional[tuple] = None
 
@@ -78,6 +80,10 @@ class Words:
             self._names = (places, places.name_spans(self.text))
         return self._names[1]
 
+    def is_word(self, i: int) -> bool:
+        """`is_word` of token i."""
+        return bool(self.alpha[i]) or all(part.isalpha() for part in _WORD_PARTS.split(self.text[i]))
+
     def any_in(self, start: int, end: int, words) -> bool:
         """Some word of `start:end` (clipped to the doc) is one of `words`."""
         return any(w in words for w in self.lower[max(0, start) : max(0, end)])
@@ -101,7 +107,8 @@ def cue_before(words: Words, start: int) -> int:
 
 
 def is_word(token: Token) -> bool:
-    """Letters only, or letters joined by dashes or apostrophes: "Saint-Lazare", "l'Isle"."""
+    """Letters only, or letters joined by dashes or apostrophes: "Saint-Lazare", "l'Isle"
+    (`Words.is_word` reads it from a doc's words)."""
     return token.is_alpha or all(part.isalpha() for part in _WORD_PARTS.split(token.text))
 
 

@@ -5,15 +5,16 @@ Bordeaux). Each mention is widened, over the words right beside it, to the longe
 names a station of the places; the mentions it covers become one, with the first one's role, and
 what is left of a mention it covers in part stays a mention of its own ("bordeaux")."""
 
+from itertools import chain
 from typing import List, Optional, Tuple
 
-from spacy.tokens import Doc, Span, Token
+from spacy.tokens import Span
 
 from ...places.contract import Places
 from ...places.names import normalise
 from ...places.place import STATION
-from ..lexicon import fold, lexicon
-from ..words import is_word, words_of
+from ..lexicon import lexicon
+from ..words import Words, words_of
 
 # How many words a mention may grow by on each side: "Le Creusot" + "Montceau Montchanin TGV"
 # (a compound's dashes count for none: "Moûtiers-Salins-Brides" + "-les-Bains").
@@ -27,39 +28,40 @@ MAX_MENTION_WORDS = 8
 LEX = lexicon()
 
 
-def _joinable(span: Span) -> bool:
-    """Words that may belong to a station's name: no punctuation but a dash or an apostrophe."""
-    return all(not t.is_punct or fold(t.text) in LEX["joining"] for t in span) and not any(t.is_space for t in span)
+def _joinable(w: Words, start: int, end: int) -> bool:
+    """Words `start:end` may belong to a station's name: no punctuation but a dash or an apostrophe."""
+    return all((not w.punct[i] or w[i] in LEX["joining"]) and not w.blank[i] for i in range(start, end))
 
 
-def _name_word(token: Token) -> bool:
+def _name_word(w: Words, i: int) -> bool:
     """A word a station's name may go on with beside a mention: "Lille" + "Flandres", "Paris" +
     "Saint-Lazare" (letters joined by dashes or apostrophes); "est" only where it ends a
     station's name ("Paris Est", "depuis paris est mercredi") or follows "l'" ("paris gare de
-    l'est partant de"), "nord" unless "de" follows it."""
-    if token.lower_ == "nord":  # no verb: "creil paris nord le plus tôt", not "au nord de"
-        return not token.is_lower or words_of(token.doc)[token.i + 1] not in LEX["from_any"]
-    if token.lower_ in LEX["compass"]:  # "gare de l'est": no verb after an article
-        return not token.is_lower or words_of(token.doc)[token.i - 1] == "l'" or _ends_a_name(token.doc, token.i + 1)
-    return not token.is_stop and is_word(token)
+    l'est partant de"), "nord" unless "de" follows it. Token `i` of the doc of `w`."""
+    word = w[i]
+    if word == "nord":  # no verb: "creil paris nord le plus tôt", not "au nord de"
+        return not w.is_lower[i] or w[i + 1] not in LEX["from_any"]
+    if word in LEX["compass"]:  # "gare de l'est": no verb after an article
+        return not w.is_lower[i] or w[i - 1] == "l'" or _ends_a_name(w, i + 1)
+    return not w.stop[i] and w.is_word(i)
 
 
-def _attached_dash(doc: Doc, i: int) -> bool:
+def _attached_dash(w: Words, i: int) -> bool:
     """A dash inside a compound, with no space either side: "Brides-les-Bains" goes on past it."""
-    return doc[i].text == "-" and 0 < i < len(doc) - 1 and not doc[i - 1].whitespace_ and not doc[i].whitespace_
+    return w.text[i] == "-" and 0 < i < w.n - 1 and not w.space[i - 1] and not w.space[i]
 
 
-def _goes_on(doc: Doc, i: int) -> bool:
+def _goes_on(w: Words, i: int) -> bool:
     """The name may go on with token `i`, beside a mention: a name's word or a compound's dash."""
-    return 0 <= i < len(doc) and (_name_word(doc[i]) or _attached_dash(doc, i))
+    return 0 <= i < w.n and (_name_word(w, i) or _attached_dash(w, i))
 
 
-def _words_away(doc: Doc, i: int, words: int, step: int) -> int:
+def _words_away(w: Words, i: int, words: int, step: int) -> int:
     """The position `words` words from `i` in the direction `step`, the dashes and apostrophes
     of a compound counting for none ("Moûtiers-Salins-Brides-les-Bains" is five words)."""
-    while words > 0 and 0 <= i + step < len(doc):
+    while words > 0 and 0 <= i + step < w.n:
         i += step
-        if fold(doc[i].text) not in LEX["joining"]:
+        if w[i] not in LEX["joining"]:
             words -= 1
     return i
 
@@ -75,22 +77,18 @@ def _name_start(span: Span) -> int:
     return i
 
 
-def _ends_a_name(doc: Doc, i: int) -> bool:
-    if i >= len(doc):
+def _ends_a_name(w: Words, i: int) -> bool:
+    if i >= w.n:
         return True
-    token = doc[i]
-    return (
-        (token.is_punct and fold(token.text) not in LEX["joining"])
-        or token.like_num
-        or fold(token.lower_) in LEX["after_a_station"]
-    )
+    return bool((w.punct[i] and w[i] not in LEX["joining"]) or w.num[i] or w[i] in LEX["after_a_station"])
 
 
 def ends_a_station_name(span: Span) -> bool:
     """A mention ending in "est" or "nord" where that word ends a station's name ("depuis paris
     est mercredi": Paris Est; "paris gare de l'est partant de"), not where it is a verb ("Paris
     est à 2 h")."""
-    return span[-1].lower_ in LEX["compass"] and _name_word(span[-1])
+    w, last = words_of(span.doc), span.end - 1
+    return w[last] in LEX["compass"] and _name_word(w, last)
 
 
 def widest_station(
@@ -107,23 +105,24 @@ def widest_station(
     place ("wimille wimereux boulogne" + "ville": Boulogne Ville, the station). None if no run
     does."""
     doc = span.doc
+    w = words_of(doc)
     # Most mentions stand between function words ("de Marseille à Paris"): nothing to try.
     # "gare de" + "lyon": the words that open a station's name go on with it too
-    left = _goes_on(doc, span.start - 1) or _opens_a_station(doc, span.start) or _linked(doc, span.start - 1, -1)
-    right = _goes_on(doc, span.end) or _linked(doc, span.end, 1)
+    left = _goes_on(w, span.start - 1) or _opens_a_station(w, span.start) or _linked(w, span.start - 1, -1)
+    right = _goes_on(w, span.end) or _linked(w, span.end, 1)
     if not (left or right):
         return None
-    farthest = _words_away(doc, span.start, MAX_EXTRA_WORDS, -1)
+    farthest = _words_away(w, span.start, MAX_EXTRA_WORDS, -1)
     lowest = max((before.start if before is not None else 0) if left else span.start, farthest)
     if before is not None and before.start < lowest < before.end:
         lowest = before.end
-    highest = _words_away(doc, span.end - 1, MAX_EXTRA_WORDS, 1) + 1 if right else span.end
-    words = words_of(doc).text[lowest:highest]
+    highest = _words_away(w, span.end - 1, MAX_EXTRA_WORDS, 1) + 1 if right else span.end
+    words = w.text[lowest:highest]
     best: Optional[Tuple[int, int]] = None
     # A mention before that names no one place ("wimille wimereux boulogne") may give up its end;
     # so may one whose end is a station's opening words ("melun gare" + "lyon": Melun, gare de Lyon).
     cuttable = before is not None and before.end == span.start and places.place(before.text) is None
-    linked = before is not None and all(words_of(doc)[i] in LEX["from_any"] for i in range(before.end, span.start))
+    linked = before is not None and all(w[i] in LEX["from_any"] for i in range(before.end, span.start))
     opening = _gives_up_opening(before, places) if before is not None and linked else 0
     # A mention that names no one place ("Chantilly Paris" + "Nord") may give up its start too.
     names_one = len(span) == 1 or places.place(span.text) is not None
@@ -141,12 +140,12 @@ def widest_station(
         if before is not None and before.start < start < before.end and not cuttable:
             if not (opening and start == opening):
                 continue  # it would cut the mention before it, a place as a whole
-        extra = list(doc[start : span.start]) + list(doc[span.end : end])
-        if not any(_name_word(t) for t in extra) or not _joinable(doc[start:end]):
+        extra = chain(range(start, span.start), range(span.end, end))
+        if not any(_name_word(w, i) for i in extra) or not _joinable(w, start, end):
             continue
         if best is not None and (end - start, min(end, span.end)) <= (best[1] - best[0], min(best[1], span.end)):
             continue  # the longest, and of equals the one that leaves less of the mention out
-        text = words_of(doc).span(start, end)
+        text = w.span(start, end)
         place = places.place(text)
         # With `communes`, a compound commune's whole name instead ("Bourg" + "Saint Maurice",
         # "charleville" + "mezieres"), taking the mentions beside it in whole or not at all, and
@@ -172,12 +171,10 @@ def _first_run(places: Places, words: List[str], max_words: int) -> Optional[int
     return runs[0][1] if runs and runs[0][0] == 0 else None
 
 
-def _linked(doc: Doc, i: int, step: int) -> bool:
+def _linked(w: Words, i: int, step: int) -> bool:
     """Token `i` is a function word inside a compound's name, a name's word beyond it: "mont de" +
     "marsan", "saint jean" + "de luz"."""
-    return (
-        0 <= i < len(doc) and doc[i].is_lower and fold(doc[i].text) in LEX["name_particles"] and _goes_on(doc, i + step)
-    )
+    return 0 <= i < w.n and w.is_lower[i] and w[i] in LEX["name_particles"] and _goes_on(w, i + step)
 
 
 def _joins(other: Optional[Span], start: int, end: int) -> bool:
@@ -191,9 +188,8 @@ def _spells(place, text: str) -> bool:
     return "-" in place.name and normalise(place.name) == normalise(text)
 
 
-def _opens_a_station(doc: Doc, i: int) -> bool:
+def _opens_a_station(words: Words, i: int) -> bool:
     """The words right before token `i` are "gare", "gare de", "station de"..."""
-    words = words_of(doc)
     j = i - 1 if i > 0 and words[i - 1] in LEX["from_any"] else i
     return j > 0 and words[j - 1] in LEX["station_words"]
 
