@@ -442,7 +442,11 @@ def test_ner_attention_config_builds_the_pipeline():
     path = Path(__file__).resolve().parents[2] / "configs" / "ner_attention.cfg"
     config = Config().from_disk(path)
     nlp = load_model_from_config(config, auto_fill=True, validate=True)
-    assert nlp.pipe_names == ["seqkit_place_marker", "tok2vec", "ner", *READING_PIPES]
+    # The main job's pipeline (its learned roles included), the encoder aside.
+    assert nlp.pipe_names == ["seqkit_place_marker", "tok2vec", "ner", "roles", *READING_PIPES]
+    main = Config().from_disk(path.parent / "ner_maxout.cfg")
+    assert main["nlp"]["pipeline"] == config["nlp"]["pipeline"]
+    assert main["components"]["roles"] == config["components"]["roles"]
     encode = config["components"]["tok2vec"]["model"]["encode"]
     assert encode["@architectures"] == "spacy-seqkit.AttentionEncoder.v2"
     learn_rate = config["training"]["optimizer"]["learn_rate"]
