@@ -33,7 +33,7 @@ Training never does: its products, gradients and weights stay float32.
 
 import functools
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Sequence, Tuple, Union
+from typing import Callable, Dict, List, Sequence, Tuple, Union, cast
 
 import numpy
 import torch
@@ -186,7 +186,7 @@ class MaxoutWindowStack(torch.nn.Module):
         for proj, norm, d in zip(self.projections, self.norms, self.dilations):
             cols = H.index_select(0, windows[d]).view(n_tokens, -1)
             if bfloat16:
-                product = bfloat16_linear(cols, proj)
+                product = bfloat16_linear(cols, cast(torch.nn.Linear, proj))
             else:
                 product = proj(cols)
             Z = maxout(product, self.pieces)
