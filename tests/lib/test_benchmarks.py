@@ -77,3 +77,27 @@ def test_benchmark_gpu_id_names_the_option_without_that_gpu(command):
     result = CliRunner().invoke(app, ["benchmark", command, "--gpu-id", gpu_id])
     assert result.exit_code == 2
     assert "--gpu-id" in result.output
+
+
+@pytest.mark.parametrize(
+    "absent,requests,named",
+    [("psutil", "10", ["psutil"]), ("uvicorn", "10", ["uvicorn"]), ("uvicorn", "0", [])],
+)
+def test_benchmark_resolve_names_the_missing_extras_before_it_starts(monkeypatch, tmp_path, absent, requests, named):
+    """Without psutil, Dask or the service's modules, `benchmark resolve` says which and the
+    extras that bring them, before it generates a sentence (`serve`'s only where it runs it)."""
+    import importlib.util
+
+    from spacy_seqkit.travel.benchmarks import resolve
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == absent else real(name, *a))
+    started = []
+    monkeypatch.setattr(resolve, "run_resolve_benchmark", lambda *a, **k: started.append(True))
+    args = ["benchmark", "resolve", "no-model", "--requests", requests, "--out", str(tmp_path)]
+    result = CliRunner().invoke(app, args)
+    if named:
+        assert result.exit_code == 2 and not started
+        assert all(name in result.output for name in named) and ".[dask,serve]" in result.output
+    else:
+        assert result.exit_code == 0 and started

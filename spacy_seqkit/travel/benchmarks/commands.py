@@ -94,6 +94,14 @@ def benchmark_resolve(
     for hint, value in (("--memory-orders", memory_orders), ("--requests", n_requests)):
         if value < 0:
             raise typer.BadParameter(f"must be 0 or more, got {value}", param_hint=hint)
+    missing = missing_for_resolve_benchmark(n_requests)
+    if missing:
+        typer.echo(
+            f"benchmark resolve needs {', '.join(missing)} (its memory sampler, its Dask run and its "
+            f'`serve` run): pip install -c constraints.txt ".[dask,serve]"',
+            err=True,
+        )
+        raise typer.Exit(2)
     from .resolve import run_resolve_benchmark
 
     try:
@@ -111,3 +119,12 @@ def benchmark_resolve(
     except (ImportError, RuntimeError) as e:
         typer.echo(str(e), err=True)
         raise typer.Exit(2) from None
+
+
+def missing_for_resolve_benchmark(n_requests: int) -> List[str]:
+    """The modules `benchmark resolve` needs that are not installed: psutil and Dask's
+    distributed scheduler (the `dask` extra), FastAPI and uvicorn where it runs `serve`."""
+    from importlib.util import find_spec
+
+    needed = ["psutil", "dask", "distributed"] + (["fastapi", "uvicorn"] if n_requests else [])
+    return [name for name in needed if find_spec(name) is None]
