@@ -33,7 +33,7 @@ Training never does: its products, gradients and weights stay float32.
 
 import functools
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Sequence, Tuple, Union, cast
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, cast
 
 import numpy
 import torch
@@ -48,8 +48,10 @@ from .maxout import maxout
 Dilation = Union[int, Sequence[int], str]
 # The dtypes the layers' matrix products may predict in (`inference_dtype`).
 INFERENCE_DTYPES = ("float32", "bfloat16", "auto")
-# Rows a bfloat16 product's input is padded to a multiple of (`bfloat16_linear`).
+# A bfloat16 product's rows are padded to a multiple of BFLOAT16_ROWS (of SMALL_ROWS up to
+# BFLOAT16_ROWS: a doc predicted alone) (`padded_rows`).
 BFLOAT16_ROWS = 64
+SMALL_ROWS = 16
 
 
 @functools.lru_cache(maxsize=None)
@@ -142,6 +144,9 @@ class MaxoutWindowStack(torch.nn.Module):
         super().__init__()
         self.width = width
         self.inference_dtype = inference_dtype
+        # The projections' weights and biases in bfloat16, with what they were cast from
+        # (`bfloat16_weights`); not a buffer: never saved.
+        self._bfloat16: Optional[Tuple[tuple, List[Tuple[torch.Tensor, torch.Tensor]]]] = None
         self.pieces = maxout_pieces
         self.window_size = window_size
         self.dilations = list(dilations)
@@ -154,9 +159,10 @@ class MaxoutWindowStack(torch.nn.Module):
             torch.nn.init.xavier_uniform_(proj.weight)
             torch.nn.init.zeros_(proj.bias)
 
-    def window_rows(self, positions: torch.Tensor, n_tokens: int) -> Dict[int, torch.Tensor]:
-        """Dilation -> (n_tokens × (2·window + 1),) the rows of each token's window, left to
-        right, token after token, `n_tokens` (a zero row) for a neighbour outside the doc."""
+    def window_rows(self, positions: torch.Tensor, n_tokens: int, n_rows: int) -> Dict[int, torch.Tensor]:
+        """Dilation -> (n_rows × (2·window + 1),) the rows of each token's window, left to
+        right, token after token, `n_tokens` (a zero row) for a neighbour outside the doc and
+        for every row of the `n_rows - n_tokens` past the tokens (`padded_rows`)."""
         before, after = positions[0], positions[1]
         rows = torch.arange(n_tokens, device=positions.device)
         outside = rows.new_tensor(n_tokens)
@@ -168,6 +174,9 @@ class MaxoutWindowStack(torch.nn.Module):
                 for off in offsets
             ]
             windows[d] = torch.stack(window, dim=1).view(-1)
+            if n_rows > n_tokens:
+                padding = outside.expand((n_rows - n_tokens) * len(offsets))
+                windows[d] = torch.cat([windows[d], padding])
         return windows
 
     def forward(self, tokens: torch.Tensor, layout: torch.Tensor, sizes: Tuple[int, int]) -> torch.Tensor:
@@ -179,23 +188,45 @@ class MaxoutWindowStack(torch.nn.Module):
     def forward_tokens(self, tokens: torch.Tensor, positions: torch.Tensor, n_tokens: int) -> torch.Tensor:
         """Tokens only, each layer gathering its windows (predicting). The tokens live in
         a buffer with one zero row after them; one gather of (2·window + 1) rows per token
-        is the (n_tokens, width × (2·window + 1)) matrix of windows, side by side."""
-        windows = self.window_rows(positions, n_tokens)
+        is the (n_tokens, width × (2·window + 1)) matrix of windows, side by side (in
+        bfloat16, with zero rows after them up to `padded_rows`)."""
+        weights = self.bfloat16_weights() if predicts_in_bfloat16(self.inference_dtype, tokens.device) else None
+        n_rows = n_tokens if weights is None else padded_rows(n_tokens)
+        windows = self.window_rows(positions, n_tokens, n_rows)
         H = torch.cat([tokens, tokens.new_zeros(1, self.width)])
-        bfloat16 = predicts_in_bfloat16(self.inference_dtype, tokens.device)
-        for proj, norm, d in zip(self.projections, self.norms, self.dilations):
-            cols = H.index_select(0, windows[d]).view(n_tokens, -1)
-            if bfloat16:
-                product = bfloat16_linear(cols, cast(torch.nn.Linear, proj))
-            else:
+        for k, (proj, norm, d) in enumerate(zip(self.projections, self.norms, self.dilations)):
+            cols = H.index_select(0, windows[d]).view(n_rows, -1)
+            if weights is None:
                 product = proj(cols)
+            else:
+                product = F.linear(cols.bfloat16(), *weights[k])[:n_tokens].float()
             Z = maxout(product, self.pieces)
             # In place, below the zero row: the next layer gathers from it.
             torch.add(H[:n_tokens], self.dropout(norm(Z)), out=H[:n_tokens])
         return H[:n_tokens]
 
+    def bfloat16_weights(self) -> List[Tuple[torch.Tensor, torch.Tensor]]:
+        """Each projection's weight and bias in bfloat16, cast again only when they change: a
+        training step (`forward_gapped`), a load (`load_state_dict`, thinc's `from_bytes` and
+        `use_params`), a move (`to`), or any write to them (their storage or version)."""
+        params = list(self.projections.parameters())
+        key = tuple((p.data_ptr(), p._version) for p in params)
+        if self._bfloat16 is None or self._bfloat16[0] != key:
+            linears = cast(List[torch.nn.Linear], list(self.projections))
+            self._bfloat16 = (key, [(p.weight.detach().bfloat16(), p.bias.detach().bfloat16()) for p in linears])
+        return self._bfloat16[1]
+
+    def _load_from_state_dict(self, *args: Any, **kwargs: Any) -> None:
+        self._bfloat16 = None
+        super()._load_from_state_dict(*args, **kwargs)
+
+    def _apply(self, *args: Any, **kwargs: Any):
+        self._bfloat16 = None
+        return super()._apply(*args, **kwargs)
+
     def forward_gapped(self, tokens: torch.Tensor, index: torch.Tensor, n_rows: int) -> torch.Tensor:
         """Docs `window × max(dilation)` zero rows apart, `index` the row of each token (training)."""
+        self._bfloat16 = None  # the weights are about to change
         H = tokens.new_zeros(n_rows, self.width).index_copy(0, index, tokens)
         mask = None
         if n_rows != tokens.shape[0]:
@@ -210,17 +241,14 @@ class MaxoutWindowStack(torch.nn.Module):
         return H.index_select(0, index)
 
 
-def bfloat16_linear(X: torch.Tensor, linear: torch.nn.Linear) -> torch.Tensor:
-    """`linear(X)` in bfloat16, back in float32. X's rows are padded to a multiple of
-    BFLOAT16_ROWS: torch's CPU backend (oneDNN) keeps a compiled kernel for each shape it
-    meets, and a batch's count of tokens is seldom the same twice (a resolve of 100,000
-    orders grew by 180 MiB with them); a row's result does not depend on the rows beside it."""
-    n = X.shape[0]
-    rows = -(-n // BFLOAT16_ROWS) * BFLOAT16_ROWS
-    X = X.bfloat16()
-    if rows != n:
-        X = F.pad(X, (0, 0, 0, rows - n))
-    return F.linear(X, linear.weight.bfloat16(), linear.bias.bfloat16())[:n].float()
+def padded_rows(n_tokens: int) -> int:
+    """The rows a bfloat16 product of `n_tokens` windows multiplies: a multiple of BFLOAT16_ROWS
+    (of SMALL_ROWS for a doc's few), zero windows past the tokens. Torch's CPU backend (oneDNN)
+    keeps a compiled kernel for each shape it meets, and a batch's count of tokens is seldom the
+    same twice (a resolve of 100,000 orders grew by 180 MiB with them); a row's result does not
+    depend on the rows beside it."""
+    block = SMALL_ROWS if n_tokens <= BFLOAT16_ROWS else BFLOAT16_ROWS
+    return -(-n_tokens // block) * block
 
 
 def window_layout(lengths: Sequence[int], gap: int) -> Tuple[numpy.ndarray, Tuple[int, int]]:

@@ -380,3 +380,29 @@ def test_maxout_window_inference_dtype_travels_with_a_saved_pipeline(tmp_path):
     texts = [t for t, _ in TRAIN_DATA]
     for a, b in zip(loaded.pipe(texts), nlp.pipe(texts)):
         numpy.testing.assert_array_equal(a.tensor, b.tensor)
+
+
+def test_maxout_window_bfloat16_predicts_with_the_weights_it_has_now():
+    """The weights cast to bfloat16 are kept between predictions, never past a change of them: a
+    training step, weights loaded from bytes, a write to them."""
+    model = make_encoder(dilation='"exponential"', inference_dtype="bfloat16")
+    Xs = random_docs([6, 11])
+
+    def same_as_fresh(model):
+        fresh = same_weights(make_encoder(dilation='"exponential"', inference_dtype="bfloat16"), model)
+        for a, b in zip(model.predict(Xs), fresh.predict(Xs)):
+            numpy.testing.assert_array_equal(a, b)
+
+    before = model.predict(Xs)
+    Ys, backprop = model.begin_update(Xs)
+    backprop([numpy.ones_like(Y) for Y in Ys])
+    model.finish_update(Adam(0.01))
+    assert not numpy.array_equal(model.predict(Xs)[0], before[0])
+    same_as_fresh(model)
+    other = make_encoder(dilation='"exponential"', inference_dtype="bfloat16")
+    model.from_bytes(other.to_bytes())
+    same_as_fresh(model)
+    module = model.layers[0].shims[0]._model
+    with torch.no_grad():
+        module.projections[0].weight.mul_(2.0)
+    same_as_fresh(model)
