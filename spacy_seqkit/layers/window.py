@@ -33,7 +33,7 @@ Training never does: its products, gradients and weights stay float32.
 
 import functools
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, cast
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union, cast
 
 import numpy
 import torch
@@ -207,22 +207,15 @@ class MaxoutWindowStack(torch.nn.Module):
 
     def bfloat16_weights(self) -> List[Tuple[torch.Tensor, torch.Tensor]]:
         """Each projection's weight and bias in bfloat16, cast again only when they change: a
-        training step (`forward_gapped`), a load (`load_state_dict`, thinc's `from_bytes` and
-        `use_params`), a move (`to`), or any write to them (their storage or version)."""
+        training step (`forward_gapped`: thinc's optimizer replaces a parameter's data, maybe in
+        the same storage), or any other write, load (`load_state_dict`: thinc's `from_bytes`,
+        `use_params`) or move (`to`): a new storage or version of a parameter."""
         params = list(self.projections.parameters())
         key = tuple((p.data_ptr(), p._version) for p in params)
         if self._bfloat16 is None or self._bfloat16[0] != key:
             linears = cast(List[torch.nn.Linear], list(self.projections))
             self._bfloat16 = (key, [(p.weight.detach().bfloat16(), p.bias.detach().bfloat16()) for p in linears])
         return self._bfloat16[1]
-
-    def _load_from_state_dict(self, *args: Any, **kwargs: Any) -> None:
-        self._bfloat16 = None
-        super()._load_from_state_dict(*args, **kwargs)
-
-    def _apply(self, *args: Any, **kwargs: Any):
-        self._bfloat16 = None
-        return super()._apply(*args, **kwargs)
 
     def forward_gapped(self, tokens: torch.Tensor, index: torch.Tensor, n_rows: int) -> torch.Tensor:
         """Docs `window × max(dilation)` zero rows apart, `index` the row of each token (training)."""

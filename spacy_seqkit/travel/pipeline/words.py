@@ -82,7 +82,7 @@ class Words:
 
     def is_word(self, i: int) -> bool:
         """`is_word` of token i."""
-        return bool(self.alpha[i]) or all(part.isalpha() for part in _WORD_PARTS.split(self.text[i]))
+        return bool(self.alpha[i]) or _letters_joined(self.text[i])
 
     def any_in(self, start: int, end: int, words) -> bool:
         """Some word of `start:end` (clipped to the doc) is one of `words`."""
@@ -109,7 +109,11 @@ def cue_before(words: Words, start: int) -> int:
 def is_word(token: Token) -> bool:
     """Letters only, or letters joined by dashes or apostrophes: "Saint-Lazare", "l'Isle"
     (`Words.is_word` reads it from a doc's words)."""
-    return token.is_alpha or all(part.isalpha() for part in _WORD_PARTS.split(token.text))
+    return token.is_alpha or _letters_joined(token.text)
+
+
+def _letters_joined(text: str) -> bool:
+    return all(part.isalpha() for part in _WORD_PARTS.split(text))
 
 
 def is_shouting(doc: Doc) -> bool:

@@ -104,8 +104,7 @@ def widest_station(
     cover the mention `before` it, and cut it only where that mention, right before, names no one
     place ("wimille wimereux boulogne" + "ville": Boulogne Ville, the station). None if no run
     does."""
-    doc = span.doc
-    w = words_of(doc)
+    w = words_of(span.doc)
     # Most mentions stand between function words ("de Marseille à Paris"): nothing to try.
     # "gare de" + "lyon": the words that open a station's name go on with it too
     left = _goes_on(w, span.start - 1) or _opens_a_station(w, span.start) or _linked(w, span.start - 1, -1)
