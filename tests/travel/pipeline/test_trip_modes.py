@@ -91,6 +91,8 @@ OTHER_MODES = [
     "un car de nuit de Nantes à Rennes ? je préfère éviter le train cette fois",
     # a means asked about, then the trip: no ticket asked for
     "On y va en bus ? De Nantes à Rennes, ça fait combien de temps ?",
+    # a means after the trip's own words, past ";" or ":" only: still the trip's
+    "je dois me rendre de Libourne à Figeac chaque lundi ; il existe un abonnement pour le car ?",
 ]
 TRAINS = [
     "je vais de Nantes à Rennes car j'ai un rendez-vous",
@@ -138,6 +140,8 @@ TRAINS = [
     # a ticket asked for in a sentence of its own; the means another's, or another leg's
     "Il me faut un billet de Nantes à Rennes lundi. Mon collègue viendra en voiture.",
     "Ma voiture est au garage. Vous pouvez me réserver Libourne – Figeac demain ?",
+    # a trip asked for in a sentence of its own, then a means said of what comes after
+    "Nous partirons samedi de Nantes pour Rennes avec les enfants. Il y a un bus jusqu'à la plage ?",
 ]
 
 

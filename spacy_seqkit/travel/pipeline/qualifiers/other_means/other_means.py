@@ -39,7 +39,10 @@ class OtherMeans(Qualifier):
         if cue is None:
             return
         trip = self.trip_elsewhere(words, marked, cue)
-        if trip is not None and any(w in self.lex["ticket_words"] for w in words.lower[trip.start : trip.stop]):
+        if trip is not None and (
+            (trip.start < cue and words.lower[trip.stop] in self.lex["full_stops"])
+            or any(w in self.lex["ticket_words"] for w in words.lower[trip.start : trip.stop])
+        ):
             return  # a ticket asked for in a sentence of its own: the means is another leg's, or another's
         legs = self.other_legs(read, {m.start for m in marked})
         if legs is None:
