@@ -324,7 +324,10 @@ def test_trip_value_round_trips_and_compares():
         ("je pars de Dijon pour Besançon ou pour Belfort", [("Dijon", "DEPART"), ("Besançon", "ARRIVEE")]),
         ("Paris -> Rennes ou Nantes ?", [("Paris", "DEPART"), ("Nantes", "ARRIVEE")]),
         ("soit Lyon soit Grenoble depuis Annecy", [("Grenoble", "ARRIVEE"), ("Annecy", "DEPART")]),
-        ("on part de Rennes, mieux vaut aller jusqu'à Guingamp ou jusqu'à Morlaix ?", [("Rennes", "DEPART"), ("Morlaix", "ARRIVEE")]),
+        (
+            "on part de Rennes, mieux vaut aller jusqu'à Guingamp ou jusqu'à Morlaix ?",
+            [("Rennes", "DEPART"), ("Morlaix", "ARRIVEE")],
+        ),
         # two places compared
         ("Je préfère Dunkerque à Albertville.", [("Dunkerque", "DEPART"), ("Albertville", "ARRIVEE")]),
     ],
