@@ -162,3 +162,41 @@ def test_the_one_other_place_before_a_lone_end_is_the_other_end(nlp, text, marke
 )
 def test_no_partner_for_a_lone_end(nlp, text, marked):
     assert trip_of(nlp, text, marked)[0] is None
+
+
+@pytest.mark.parametrize(
+    "text,marked,expected",
+    [
+        # the recognizer read the departure and the stop, not the arrival: the stop stays a stop
+        (
+            "On aimerait faire Brest - Lille avec une nuit à Rennes.",
+            [("Brest", "DEPART"), ("Rennes", "VIA")],
+            ("Brest", ["Rennes"], "Lille"),
+        ),
+        (
+            "Pour le salon d'Angers jeudi, je pars de Paris Montparnasse et je m'arrête au Mans.",
+            [("Paris Montparnasse", "DEPART"), ("Mans", "VIA")],
+            ("Paris Montparnasse", ["Le Mans"], "Angers"),
+        ),
+    ],
+)
+def test_the_one_other_place_beside_a_departure_and_stops_is_the_arrival(nlp, text, marked, expected):
+    """`arrival_beside_stops`: a departure and stops read, no arrival, one other known place."""
+    trip = read(nlp, marked_doc(nlp, text, marked))._.trip
+    assert (trip["departure"], trip["steps"], trip["arrival"]) == expected
+    trip = read(without_steps("arrival_beside_stops"), marked_doc(nlp, text, marked))._.trip
+    assert (trip["departure"], trip["steps"], trip["arrival"]) != expected  # the last stop taken for the arrival
+
+
+@pytest.mark.parametrize(
+    "text,marked",
+    [
+        # two other places: no telling which
+        ("De Metz à Nice avec un arrêt à Lyon et un autre à Marseille", [("Metz", "DEPART"), ("Lyon", "VIA")]),
+        # offered as one of two
+        ("De Metz, via Lyon, pour Nice ou Cannes ?", [("Metz", "DEPART"), ("Lyon", "VIA")]),
+    ],
+)
+def test_no_arrival_beside_stops_where_the_other_places_leave_a_doubt(nlp, text, marked):
+    trip = read(nlp, marked_doc(nlp, text, marked))._.trip
+    assert trip["arrival"] != "Nice"

@@ -70,6 +70,19 @@ def _roles(r: Reading, departures: Ends, arrivals: Ends, stops: Ends) -> Reading
     return replace(r, departures=departures, arrivals=arrivals, stops=stops)
 
 
+@trip_steps.register("arrival_beside_stops")
+def arrival_beside_stops(r: Reading) -> Reading:
+    if not (r.departures and r.stops) or r.arrivals:
+        return r
+    named = {e.name for e in r.departures + r.stops}
+    others = [e for e in r.free if e.place.stations and e.name not in named and _may_be_an_end(r, e)]
+    if len(others) != 1:
+        return r
+    new = others[0].as_("ARRIVEE")
+    why = r.why + ({"rule": "seqkit_trip.arrival_beside_stops"},)
+    return replace(r, read=r.with_read(new), arrivals=(new,), why=why)
+
+
 @trip_steps.register("stops_as_ends")
 def stops_as_ends(r: Reading) -> Reading:
     departures, arrivals, stops = r.departures, r.arrivals, r.stops
@@ -166,6 +179,7 @@ DEFAULT_STEPS = [
     "ruled_out",
     "other_legs",
     "ends_by_role",
+    "arrival_beside_stops",
     "stops_as_ends",
     "chain",
     "cued_first",
