@@ -70,6 +70,19 @@ KEPT = [
         "Lyon",
         "Paris",
     ),
+    # a train asked for anew, before or after the cancellation
+    (
+        "Pouvez-vous m'indiquer un train de Tours à Poitiers ce soir ? Le mien a été annulé.",
+        [("Tours", "DEPART"), ("Poitiers", "ARRIVEE")],
+        "Tours",
+        "Poitiers",
+    ),
+    (
+        "Lunel – Nîmes, le 7h34 est annulé, il y en a un autre ?",
+        [("Lunel", "DEPART"), ("Nîmes", "ARRIVEE")],
+        "Lunel",
+        "Nîmes",
+    ),
     (
         "mon TGV Paris Lyon a été annulé, quand part le suivant ?",
         [("Paris", "DEPART"), ("Lyon", "ARRIVEE")],

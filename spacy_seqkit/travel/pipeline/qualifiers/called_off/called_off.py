@@ -59,6 +59,20 @@ class CalledOff(Qualifier):
             clause += 1
         return j
 
+    def another_asked(self, words: List[str]) -> bool:
+        """A train or a ticket asked for anew, wherever it stands: "un train", "quoi comme train",
+        "un autre", "le suivant"."""
+        lex = self.lex
+        return any(
+            (
+                w in lex["a_new_one"]
+                and words[k + 1 : k + 2]
+                and (words[k + 1] in lex["trains"] or words[k + 1] in lex["new_one_of"])
+            )
+            or w in lex["another_one"]
+            for k, w in enumerate(words)
+        )
+
     def asking(self, words: List[str]) -> List[bool]:
         """For each position, whether a contrast, or a verb of going, needing or booking not
         denied, stands there or after it (one pass from the end: a long request is read once)."""
@@ -83,6 +97,8 @@ class CalledOff(Qualifier):
             if word in lex["not"]:
                 end = self.denied_at(words, i)
             elif word in lex["cancelling"] and not any(w in lex["trains"] for w in words[max(0, i - 6) : i]):
+                if self.another_asked(words):
+                    continue  # "le 7h34 a l'air annulé, il y en a un autre ?"
                 end = i + 1
             elif word == "finalement" and words[i + 1 : i + 2] in (["non"], ["pas"]):
                 end = i + 2 + (i + 2 < len(words) and words[i + 2] in lex["clause_ends"])
