@@ -82,6 +82,10 @@ OTHER_MODES = [
     "je voudrais m'envoler de Biarritz pour Lille samedi",
     "je dois décoller de Biarritz vers midi pour atterrir à Lille",
     "on descend la rivière en canoë de Nantes à Rennes",
+    # means fewer people take: a barge, a balloon, swimming
+    "nous aimerions louer une péniche pour aller de Nantes à Rennes",
+    "un vol en montgolfière de Biarritz à Lille, c'est possible ?",
+    "je veux rejoindre Rennes depuis Nantes à la nage pour un défi",
     "je dois louer un véhicule utilitaire de Libourne à Figeac",
     "de Nantes à Rennes en trotinette c'est long ?",
     "je roulerai de Nantes à Rennes toute la nuit",
