@@ -58,8 +58,12 @@ class OtherMeans(Qualifier):
         lex = self.lex
         for i, word in enumerate(words):
             if word in lex["mode_train_words"] and not self.ruled_out(words, i) and not self.dismissed(words, i):
-                progressive = (
-                    word == "train" and 0 < i < len(words) - 1 and words[i - 1] == "en" and words[i + 1] in lex["from"]
+                progressive = (  # "en train de chercher", not "en train de [Nantes]" (a place read, blanked)
+                    word == "train"
+                    and 0 < i < len(words) - 2
+                    and words[i - 1] == "en"
+                    and words[i + 1] in lex["from"]
+                    and words[i + 2] != ""
                 )
                 if not progressive:
                     return True
