@@ -144,6 +144,8 @@ TRAINS = [
     # a ticket asked for in a sentence of its own; the means another's, or another leg's
     "Il me faut un billet de Nantes à Rennes lundi. Mon collègue viendra en voiture.",
     "Ma voiture est au garage. Vous pouvez me réserver Libourne – Figeac demain ?",
+    # what goes on from the arrival by another means
+    "Nous partirons de Nantes pour Rennes, où nous prendrons un car pour le château.",
     # "en train de" before a place is the train, not an action in progress ("en train de chercher")
     "Pour prendre le ferry à Rennes, je dois d'abord aller en train de Nantes à Rennes.",
     # a trip asked for in a sentence of its own, then a means said of what comes after

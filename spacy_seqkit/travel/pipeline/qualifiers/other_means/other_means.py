@@ -133,8 +133,13 @@ class OtherMeans(Qualifier):
         legs = {i for s, e in clauses for i in range(s, e)}
         if not clauses or self.names_a_train(words):
             return legs
-        then, returns = self.lex["then"], self.lex["returns"]
-        other_legs = all((s > 0 and words[s - 1] in then) or any(w in returns for w in words[s:e]) for s, e in clauses)
+        then, returns, onward = self.lex["then"], self.lex["returns"], self.lex["onward"]
+        other_legs = all(
+            (s > 0 and words[s - 1] in then)
+            or any(w in onward for w in words[s : s + 3])
+            or any(w in returns for w in words[s:e])
+            for s, e in clauses
+        )
         return legs if other_legs and len([i for i in starts if i not in legs]) >= 2 else None
 
     def means_read_as_place(self, words: Words, i: int, span: Span) -> bool:
