@@ -95,6 +95,8 @@ OTHER_MODES = [
     "un car de nuit de Nantes à Rennes ? je préfère éviter le train cette fois",
     # a means asked about, then the trip: no ticket asked for
     "On y va en bus ? De Nantes à Rennes, ça fait combien de temps ?",
+    # the train out of use, another means asked for
+    "le train est supprimé, je prends un taxi de Nantes à Rennes ?",
     # a means after the trip's own words, past ";" or ":" only: still the trip's
     "je dois me rendre de Libourne à Figeac chaque lundi ; il existe un abonnement pour le car ?",
 ]
@@ -144,6 +146,8 @@ TRAINS = [
     # a ticket asked for in a sentence of its own; the means another's, or another leg's
     "Il me faut un billet de Nantes à Rennes lundi. Mon collègue viendra en voiture.",
     "Ma voiture est au garage. Vous pouvez me réserver Libourne – Figeac demain ?",
+    # a means out of use
+    "Ma voiture est en panne. Je vais de Nantes à Rennes demain, vous avez quelque chose ?",
     # what goes on from the arrival by another means
     "Nous partirons de Nantes pour Rennes, où nous prendrons un car pour le château.",
     # "en train de" before a place is the train, not an action in progress ("en train de chercher")

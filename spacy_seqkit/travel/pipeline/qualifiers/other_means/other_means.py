@@ -112,6 +112,8 @@ class OtherMeans(Qualifier):
         start = max(0, i - NEGATION_WINDOW)
         if any(w in self.lex["mode_negations"] for w in words[start:i]):
             return True
+        if any(w in self.lex["out_of_use"] for w in words[i + 1 : i + 1 + NEGATION_WINDOW + 1]):
+            return True  # "ma voiture est en panne"
         return any(
             words[j] in self.lex["that"] and j > 0 and words[j - 1] in self.lex["rather"] for j in range(start, i)
         )
