@@ -146,6 +146,8 @@ TRAINS = [
     # a ticket asked for in a sentence of its own; the means another's, or another leg's
     "Il me faut un billet de Nantes à Rennes lundi. Mon collègue viendra en voiture.",
     "Ma voiture est au garage. Vous pouvez me réserver Libourne – Figeac demain ?",
+    # a means of a time gone by, told before the trip asked for
+    "Quand j'étais jeune, je montais à Rennes en stop. Je vais de Nantes à Rennes jeudi.",
     # a means out of use
     "Ma voiture est en panne. Je vais de Nantes à Rennes demain, vous avez quelque chose ?",
     # what goes on from the arrival by another means

@@ -83,6 +83,13 @@ class Qualifier(ReadingPipe):
         recognizer marked, or None."""
         return next(self.trip_sentences(words, mentions, cue), None)
 
+    def sentence_of(self, words: Words, i: int) -> range:
+        """The sentence token `i` stands in (between the words of `sentence_ends`)."""
+        ends = self.lex["sentence_ends"]
+        start = next((j + 1 for j in range(i - 1, -1, -1) if words.lower[j] in ends), 0)
+        stop = next((j for j in range(i + 1, len(words)) if words.lower[j] in ends), len(words))
+        return range(start, stop)
+
     def trip_sentences(self, words: Words, mentions: List[Span], cue: int) -> Iterator[range]:
         """The sentences other than the cue's that hold a departure and an arrival the recognizer
         marked, in order."""

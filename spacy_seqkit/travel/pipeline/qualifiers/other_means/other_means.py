@@ -39,6 +39,8 @@ class OtherMeans(Qualifier):
         if cue is None:
             return
         trip = self.trip_elsewhere(words, marked, cue)
+        if trip is not None and trip.start > cue and self.told_of_the_past(words, cue):
+            return  # "Quand j'étais jeune, je montais à Paris en stop. Je vais de Troyes à Paris jeudi"
         if trip is not None and (
             (trip.start < cue and words.lower[trip.stop] in self.lex["full_stops"])
             or any(w in self.lex["ticket_words"] for w in words.lower[trip.start : trip.stop])
@@ -51,6 +53,15 @@ class OtherMeans(Qualifier):
         for k, m in enumerate(mentions):
             if m.start in legs:
                 yield k, "other_leg", m.start
+
+    def told_of_the_past(self, words: Words, cue: int) -> bool:
+        """The sentence of the means at `cue` tells of a time gone by ("il est parti de Marseille en
+        bateau", "l'été dernier on avait pris le car")."""
+        sentence = self.sentence_of(words, cue)
+        lex = self.lex
+        return any(
+            w in lex["past_deeds"] or w in lex["past_times"] for w in words.lower[sentence.start : sentence.stop]
+        )
 
     def names_a_train(self, words: Sequence[str]) -> bool:
         """A train word, not the "en train de" of an action in progress, nor a train ruled out,
