@@ -100,6 +100,8 @@ def _arrival(w: Words, departure: End, free: Ends) -> Optional[End]:
     for e in free:
         i = cue_before(w, e.start)
         cue = w[i]
+        if cue in LEX["contracted_locative"] and e.name.startswith(("Le ", "Les ")):
+            cue = "à"  # "de Laval au Mans": "à Le Mans"
         towards = cue in LEX["from"] and w[i - 1] in LEX["towards"]
         staying = w[i - 1] in LEX["being"] or w[i - 1] in LEX["living"] or w[i - 1] in LEX["still"]
         venue = cue in LEX["from"] and w.any_in(i - 3, i, LEX["at"])
