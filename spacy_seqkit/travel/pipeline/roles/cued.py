@@ -79,6 +79,12 @@ def _neither(reading: Reading, free: Ends) -> Pair:
         before = w.any_in(first.start - 3, first.start, LEX["train_talk"] | LEX["travellers"])
         if beside and (before or w.any_in(second.end, second.end + 4, LEX["travellers"])):
             return first, second
+    # "de bordeau a toulouze": two places typed with a slip, which the roles' categorizer never
+    # saw (it reads exact names only), "de" one and "à" the next
+    slipped = [e for e in free if len(e.span) == 1 and not reading.places.name_spans([e.span.text])]
+    for first, second in zip(slipped, slipped[1:]):
+        if w[cue_before(w, first.start)] in LEX["from"] and _leads_to(w, first.end, second):
+            return first, second
     # "Metz comme point de départ et Nancy comme destination": each place said to be one end
     said = [[e for e in free if role_after(w, e.end, e.start) == role] for role in ("DEPART", "ARRIVEE")]
     if len(said[0]) == 1 == len(said[1]):
