@@ -28,6 +28,8 @@ def trip_of(nlp, text, marked, cued=True, off=()):
         ("un train le dimanche entre saint avold et forbach ?", [], ("Saint-Avold", "Forbach")),
         ("Est-ce qu'il existe une liaison entre Saint-Brieuc et Lannion ?", [], ("Saint-Brieuc", "Lannion")),
         ("jpars de prades ce soir pr perpignan", [("prades", "DEPART")], ("Prades", "Perpignan")),
+        # a bare pair, a train's words after it
+        ("Peut-on faire Nantes Rennes en train ?", [], ("Nantes", "Rennes")),
         # two places typed with a slip, none marked: "de" one, "à" the next
         ("je veut allez de bordeau a toulouze", [], ("Bordeaux", "Toulouse")),
         # "au" of a place whose name holds "Le": "à Le Mans"
