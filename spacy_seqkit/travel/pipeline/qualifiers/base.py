@@ -83,24 +83,25 @@ class Qualifier(ReadingPipe):
         recognizer marked, or None."""
         return next(self.trip_sentences(words, mentions, cue), None)
 
+    def sentences(self, words: Words) -> Iterator[range]:
+        """The sentences of `words` in order, between the words of `sentence_ends`."""
+        ends, start = self.lex["sentence_ends"], 0
+        for i in range(len(words) + 1):
+            if i == len(words) or words.lower[i] in ends:
+                yield range(start, i)
+                start = i + 1
+
     def sentence_of(self, words: Words, i: int) -> range:
-        """The sentence token `i` stands in (between the words of `sentence_ends`)."""
-        ends = self.lex["sentence_ends"]
-        start = next((j + 1 for j in range(i - 1, -1, -1) if words.lower[j] in ends), 0)
-        stop = next((j for j in range(i + 1, len(words)) if words.lower[j] in ends), len(words))
-        return range(start, stop)
+        """The sentence token `i` stands in."""
+        return next(s for s in self.sentences(words) if i in s)
 
     def trip_sentences(self, words: Words, mentions: List[Span], cue: int) -> Iterator[range]:
         """The sentences other than the cue's that hold a departure and an arrival the recognizer
         marked, in order."""
-        ends, start = self.lex["sentence_ends"], 0
-        for i in range(len(words) + 1):
-            if i == len(words) or words.lower[i] in ends:
-                sentence = range(start, i)
-                labels = {m.label_ for m in mentions if m.start in sentence}
-                if cue not in sentence and {"DEPART", "ARRIVEE"} <= labels:
-                    yield sentence
-                start = i + 1
+        for sentence in self.sentences(words):
+            labels = {m.label_ for m in mentions if m.start in sentence}
+            if cue not in sentence and {"DEPART", "ARRIVEE"} <= labels:
+                yield sentence
 
 
 def qualifier_rules(qualifiers: Iterable[Qualifier]) -> Dict[str, bool]:

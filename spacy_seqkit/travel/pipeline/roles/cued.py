@@ -81,7 +81,8 @@ def _neither(reading: Reading, free: Ends) -> Pair:
             return first, second
     # "de bordeau a toulouze": two places typed with a slip, which the roles' categorizer never
     # saw (it reads exact names only), "de" one and "à" the next
-    slipped = [e for e in free if len(e.span) == 1 and not reading.places.name_spans([e.span.text])]
+    exact = set(w.name_spans(reading.places))
+    slipped = [e for e in free if len(e.span) == 1 and (e.start, e.end) not in exact]
     for first, second in zip(slipped, slipped[1:]):
         if w[cue_before(w, first.start)] in LEX["from"] and _leads_to(w, first.end, second):
             return first, second
@@ -106,8 +107,8 @@ def _arrival(w: Words, departure: End, free: Ends) -> Optional[End]:
     for e in free:
         i = cue_before(w, e.start)
         cue = w[i]
-        if cue in LEX["contracted_locative"] and e.name.startswith(("Le ", "Les ")):
-            cue = "à"  # "de Laval au Mans": "à Le Mans"
+        # "à" itself, or "au", "aux" holding the name's article: "de Laval au Mans"
+        at = cue in LEX["locative"] or (cue in LEX["contracted_locative"] and e.name.startswith(("Le ", "Les ")))
         towards = cue in LEX["from"] and w[i - 1] in LEX["towards"]
         staying = w[i - 1] in LEX["being"] or w[i - 1] in LEX["living"] or w[i - 1] in LEX["still"]
         venue = cue in LEX["from"] and w.any_in(i - 3, i, LEX["at"])
@@ -121,8 +122,8 @@ def _arrival(w: Words, departure: End, free: Ends) -> Optional[End]:
             or cue in LEX["reaching"]
             or role_after(w, e.end, e.start) == "ARRIVEE"
             or towards
-            or (cue in LEX["locative"] and (e.start > departure.start or w[i - 1] in LEX["going_to"]))
-            or (left and ((cue in LEX["locative"] and not staying) or venue))
+            or (at and (e.start > departure.start or w[i - 1] in LEX["going_to"]))
+            or (left and ((at and not staying) or venue))
             or _others_home(w, i)
         ):
             return e

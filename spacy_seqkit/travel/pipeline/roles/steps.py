@@ -4,6 +4,7 @@
 documented in `steps.toml`, from which the rules table of docs/travel.md is made."""
 
 from dataclasses import replace
+from typing import List
 
 import catalogue
 
@@ -74,8 +75,7 @@ def _roles(r: Reading, departures: Ends, arrivals: Ends, stops: Ends) -> Reading
 def arrival_beside_stops(r: Reading) -> Reading:
     if not (r.departures and r.stops) or r.arrivals:
         return r
-    named = {e.name for e in r.departures + r.stops}
-    others = [e for e in r.free if e.place.stations and e.name not in named and _may_be_an_end(r, e)]
+    others = _other_ends(r, {e.name for e in r.departures + r.stops})
     if len(others) != 1:
         return r
     new = others[0].as_("ARRIVEE")
@@ -199,18 +199,18 @@ def lone_end_partner(r: Reading) -> Reading:
     if r.stops or bool(r.departures) == bool(r.arrivals):
         return r
     end = (r.departures or r.arrivals)[0]
-    # The places a station serves only: a village named like a river or a region ("Durance",
-    # "Berry") is no second candidate.
-    others = [
-        e
-        for e in r.free
-        if e.place.stations and e.name != end.name and e.place.commune != end.place.commune and _may_be_an_end(r, e)
-    ]
+    others = [e for e in _other_ends(r, {end.name}) if e.place.commune != end.place.commune]
     if len(others) != 1 or others[0].start > end.start:
         return r
     new = others[0].as_("DEPART" if r.arrivals else "ARRIVEE")
     r = replace(r, read=r.with_read(new), why=r.why + ({"rule": "seqkit_trip.lone_end_partner"},))
     return replace(r, departures=(new,)) if r.arrivals else replace(r, arrivals=(new,))
+
+
+def _other_ends(r: Reading, named: set) -> List[End]:
+    """The free places that may be an end besides those `named`: a station serves them (a village
+    named like a river or a region, "Durance", "Berry", is none), and `_may_be_an_end`."""
+    return [e for e in r.free if e.place.stations and e.name not in named and _may_be_an_end(r, e)]
 
 
 def _may_be_an_end(r: Reading, e: End) -> bool:
