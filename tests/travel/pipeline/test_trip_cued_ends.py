@@ -204,6 +204,23 @@ def test_no_end_without_a_cue_that_says_which(nlp, text, marked):
     assert trip_of(nlp, text, marked) == trip_of(nlp, text, marked, cued=False)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "J'ai laissé mes lunettes dans le TER Laval – Rennes de 9 h, quelqu'un les a trouvées ?",
+        "le tgv lille paris de dimanche avait 50 min de retard, on est remboursés comment ?",
+        "Les trains entre Morlaix et Roscoff sont-ils rétablis depuis les travaux ?",
+        "pourquoi le ter dax pau est tjs bondé le vendredi",
+    ],
+)
+def test_no_pair_from_nothing_where_the_trip_is_named_for_what_came_of_it(nlp, text):
+    """No end read, and the request speaks of lost property, a refund, a delay, a line's news: the
+    places name a line, no trip is asked for (lexicon class `after_sales`)."""
+    assert trip_of(nlp, text, []) == (None, None)
+    # the same pair in a request gets its ends
+    assert trip_of(nlp, "un TER Laval – Rennes demain vers 9 h ?", []) == ("Laval", "Rennes")
+
+
 def test_cued_ends_off_reads_no_cue(nlp):
     text = "le train de 16 h 40 entre Mâcon et Tournus"
     assert trip_of(nlp, text, []) == ("Mâcon", "Tournus")

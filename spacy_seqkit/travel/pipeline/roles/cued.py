@@ -40,6 +40,8 @@ def _leads_to(w: Words, end: int, arrival: End) -> bool:
 def cued(reading: Reading, departure: Optional[End], arrival: Optional[End], free: Ends) -> Pair:
     """The (departure, arrival) a trip lacks, from the free places `free`, where the words say so."""
     w = reading.words
+    if departure is None and arrival is None and w.any_in(0, w.n, LEX["after_sales"]):
+        return None, None
     if departure is None and arrival is None:
         covered = {i for e in reading.read for i in range(e.start, e.end)} | reading.landmarks
         covered |= {i for s, e in w.name_spans(reading.places) for i in range(s, e)}
