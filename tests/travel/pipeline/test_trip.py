@@ -328,6 +328,11 @@ def test_trip_value_round_trips_and_compares():
             "on part de Rennes, mieux vaut aller jusqu'à Guingamp ou jusqu'à Morlaix ?",
             [("Rennes", "DEPART"), ("Morlaix", "ARRIVEE")],
         ),
+        # "ou peut-être", "ou euh", "ou pr", "voire": still an alternative
+        ("je pars de Cahors pour Brive, ou peut-être Tulle", [("Cahors", "DEPART"), ("Brive", "ARRIVEE")]),
+        ("euh depuis Sedan pour Reims ou euh Rethel", [("Sedan", "DEPART"), ("Reims", "ARRIVEE")]),
+        ("dmain de creil pr compiegne ou pr beauvais", [("creil", "DEPART"), ("compiegne", "ARRIVEE")]),
+        ("repartir de Vichy pour Moulins, voire Nevers", [("Vichy", "DEPART"), ("Moulins", "ARRIVEE")]),
         # two places compared
         ("Je préfère Dunkerque à Albertville.", [("Dunkerque", "DEPART"), ("Albertville", "ARRIVEE")]),
     ],
