@@ -94,3 +94,19 @@ def test_a_landmark_is_no_end(nlp, text, marked, expected):
 )
 def test_places_named_like_landmarks_stay_places(nlp, text, marked, expected):
     assert trip_of(nlp, text, marked) == expected
+
+
+@pytest.mark.parametrize(
+    "text,marked,expected",
+    [
+        # everyday words after an article, in lowercase, name no village no station serves
+        ("on part de Rouen et on veut aller à la montagne", [("Rouen", "DEPART")], ("Rouen", None)),
+        ("de Nantes, les horaires vers les deux villes ?", [("Nantes", "DEPART")], ("Nantes", None)),
+        # a town a station serves stays a place ("souterraine" is a word too)
+        ("je pars de Limoges pour aller à la souterraine", [("Limoges", "DEPART")], ("Limoges", "La Souterraine")),
+        # and a name written as one
+        ("on part de Nantes, on va à La Montagne", [("Nantes", "DEPART")], ("Nantes", "La Montagne")),
+    ],
+)
+def test_everyday_words_after_an_article_are_no_free_place(nlp, text, marked, expected):
+    assert trip_of(nlp, text, marked) == expected

@@ -7,7 +7,8 @@ Angers Saint-Laud, `station_names.py`), a landmark's words are no place ("la Tou
 `landmarks.py`), and each mention is read as the known places it names (`read_mention`): "avignon
 comment" → Avignon, "Metz - Paris" → Metz, Paris; "samedi" → none. Then every other run of words
 that spells a known place exactly, and a word typed with a slip right after a place's cue
-("depuis amien"): the places the recognizer did not mark. A person named like a town ("Mme
+("depuis amien"): the places the recognizer did not mark, but for everyday words after an
+article, in lowercase, that name a village no station serves ("à la montagne"). A person named like a town ("Mme
 Laval", "ma sœur Nancy") is no mention at all."""
 
 from typing import Dict, List, Optional, Set, Tuple
@@ -112,7 +113,7 @@ class PlaceMentions(ReadingPipe):
         for (start, end), label in learned.items():
             if not any(i in taken for i in range(start, end)):
                 place = named(words.span(start, end))
-                if place is not None:
+                if place is not None and not self.words_of_an_article(words, start, end, place):
                     found.append((Span(doc, start, end, label=label), place))
         return found
 
@@ -182,6 +183,17 @@ class PlaceMentions(ReadingPipe):
             return []
         return [(span, Place.unknown(span.text))]
 
+    def words_of_an_article(self, words: Words, start: int, end: int, place: Place) -> bool:
+        """Lowercase words after an article, each an everyday word, that name a village no station
+        serves: "à la montagne" (La Montagne), "les deux villes" (Les Deux-Villes) are words."""
+        ordinary = getattr(self.places, "ordinary_words", ())
+        return (
+            not place.stations
+            and words[start] in lexicon()["articles"]
+            and all(words.is_lower[i] and words[i] in ordinary for i in range(start + 1, end))
+            and words.is_lower[start]
+        )
+
     def free_places(self, words: Words, taken) -> List[Tuple[int, int, Place]]:
         """The runs of words that name places exactly outside the tokens `taken`, and a word typed
         with a slip right after a place's cue ("depuis amien", "de bordeau a toulous": "de"
@@ -193,7 +205,7 @@ class PlaceMentions(ReadingPipe):
         for s, e in runs:
             if not any(i in taken for i in range(s, e)):
                 place = places.place(words.span(s, e))
-                if place is not None:
+                if place is not None and not self.words_of_an_article(words, s, e, place):
                     found.append((s, e, place))
         named = taken | {i for s, e in runs for i in range(s, e)}
         cues, leaving = lex["typo_cues"], lex["leaving"]
