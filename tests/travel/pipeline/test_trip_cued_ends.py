@@ -342,3 +342,30 @@ def test_of_several_ends_read_with_one_role_the_one_after_its_cue(nlp):
     text = "Pour aller à Bayonne, je pars de Dax ; Lourdes plus tard"
     marked = [("Bayonne", "ARRIVEE"), ("Dax", "DEPART"), ("Lourdes", "ARRIVEE")]
     assert trip_of(nlp, text, marked) == ("Dax", "Bayonne")
+
+
+@pytest.mark.parametrize(
+    "text,marked,expected",
+    [
+        (
+            "de Metz à Colmar avec un arrêt chez ma tante à Nancy",
+            [("Metz", "DEPART"), ("Colmar", "ARRIVEE"), ("Nancy", "ARRIVEE")],
+            ("Metz", ["Nancy"], "Colmar"),
+        ),
+        (
+            "Rennes → Brest, une étape à Saint-Brieuc",
+            [("Rennes", "DEPART"), ("Brest", "ARRIVEE"), ("Saint-Brieuc", "ARRIVEE")],
+            ("Rennes", ["Saint-Brieuc"], "Brest"),
+        ),
+        # a stop's word in another clause says nothing of the place
+        (
+            "je pars de Vannes, changement de programme : Lorient",
+            [("Vannes", "DEPART"), ("Lorient", "ARRIVEE")],
+            ("Vannes", [], "Lorient"),
+        ),
+    ],
+)
+def test_an_arrival_after_a_stops_word_is_a_stop(nlp, text, marked, expected):
+    """Of several arrivals read, one after "arrêt", "étape", "escale", "changement"... is a stop."""
+    trip = read(without_steps("lone_end_partner"), marked_doc(nlp, text, marked))._.trip
+    assert (trip["departure"], trip["steps"], trip["arrival"]) == expected

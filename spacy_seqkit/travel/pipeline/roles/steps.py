@@ -59,9 +59,24 @@ def ends_by_role(r: Reading) -> Reading:
     elif not arrivals and len(departures) >= 2:
         departures, arrivals = departures[:1], departures[1:]
     stops = tuple(e for e in ends if e.role == "VIA" and not e.home)
+    halts = tuple(a for a in arrivals if _after_a_stop_cue(r.words, a))
+    if halts and len(halts) < len(arrivals):  # "Nancy → Bourg-Saint-Maurice avec un arrêt à Aix-les-Bains"
+        arrivals = tuple(a for a in arrivals if a not in halts)
+        stops = tuple(sorted(stops + halts, key=lambda e: e.start))
     if stops and arrivals and all(a.home for a in arrivals):
         arrivals = ()  # "je rentre au Mans, et la semaine je travaille à Paris": Le Mans
     return _roles(r, departures, arrivals, stops)
+
+
+def _after_a_stop_cue(w, end: End) -> bool:
+    """A stop's word in the seven words before `end`, in its clause: "un arrêt chez les grands-parents
+    à Aix-les-Bains", "changement à Paris"."""
+    for i in range(end.start - 1, max(-1, end.start - 8), -1):
+        if w[i] in LEX["clause_ends"]:
+            return False
+        if w[i] in LEX["stop_cues"]:
+            return True
+    return False
 
 
 def _roles(r: Reading, departures: Ends, arrivals: Ends, stops: Ends) -> Reading:
