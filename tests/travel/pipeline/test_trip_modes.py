@@ -63,6 +63,7 @@ OTHER_MODES = [
     "traversée en ferry de Nantes à Rennes",  # nonsense geography, still a ferry
     "de Nantes à Rennes en vélo",
     "de Nantes à Rennes à vélo",
+    "de Nantes à Rennes en voilier",
     "un billet d'avion de Biarritz pour Lille",
     "je prendrai le covoiturage de Nantes à Rennes, pas le train",
     "je vais en stop de Nantes à Rennes",
@@ -116,6 +117,7 @@ TRAINS = [
     # A bike as luggage, a flight or a ferry as the journey's other leg.
     "je voyage de Nantes à Rennes avec mon vélo",
     "de Nantes à Rennes avec deux vélos c'est possible ?",
+    "pour rejoindre mon voilier à Rennes je partirai de Nantes",  # a boat one joins
     "de Biarritz à Lille, j'ai un vol à 14h",
     "je dois aller de Libourne à Figeac pour mon avion",
     "je débarque du ferry à Nantes et je dois rejoindre Rennes",
