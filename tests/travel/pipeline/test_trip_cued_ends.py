@@ -369,3 +369,25 @@ def test_an_arrival_after_a_stops_word_is_a_stop(nlp, text, marked, expected):
     """Of several arrivals read, one after "arrêt", "étape", "escale", "changement"... is a stop."""
     trip = read(without_steps("lone_end_partner"), marked_doc(nlp, text, marked))._.trip
     assert (trip["departure"], trip["steps"], trip["arrival"]) == expected
+
+
+@pytest.mark.parametrize(
+    "text,marked,expected",
+    [
+        (
+            "je vais à Poitiers depuis Niort, ça passe par Saint-Maixent ?",
+            [("Poitiers", "ARRIVEE"), ("Saint-Maixent", "VIA")],
+            ("Niort", ["Saint-Maixent"], "Poitiers"),
+        ),
+        (
+            "de Redon à Rennes en changeant à Messac",
+            [("Rennes", "ARRIVEE"), ("Messac", "VIA")],
+            ("Redon", ["Messac"], "Rennes"),
+        ),
+    ],
+)
+def test_a_missing_departure_is_read_after_its_cue_before_the_stops_stand_in(nlp, text, marked, expected):
+    """An arrival and stops read, no departure: a free place after a departure's cue departs; the
+    first stop does not."""
+    trip = read(without_steps("lone_end_partner"), marked_doc(nlp, text, marked))._.trip
+    assert (trip["departure"], trip["steps"], trip["arrival"]) == expected

@@ -100,6 +100,12 @@ def arrival_beside_stops(r: Reading) -> Reading:
 
 @trip_steps.register("stops_as_ends")
 def stops_as_ends(r: Reading) -> Reading:
+    if not r.departures and r.arrivals and r.stops:  # "à Marmande depuis Toulouse, ça passe par Agen ?"
+        found = cued(r, None, r.arrivals[0], r.free)[0]
+        if found is not None and not found.ruled_out:
+            new = found.as_("DEPART")
+            why = r.why + ({"rule": "seqkit_trip.stops_as_ends", "cued": new.span.text},)
+            r = replace(r, read=r.with_read(new), departures=(new,), why=why)
     departures, arrivals, stops = r.departures, r.arrivals, r.stops
     if not arrivals and stops:
         arrivals, stops = stops[-1:], stops[:-1]
