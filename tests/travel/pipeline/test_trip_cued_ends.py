@@ -391,3 +391,11 @@ def test_a_missing_departure_is_read_after_its_cue_before_the_stops_stand_in(nlp
     first stop does not."""
     trip = read(without_steps("lone_end_partner"), marked_doc(nlp, text, marked))._.trip
     assert (trip["departure"], trip["steps"], trip["arrival"]) == expected
+
+
+def test_a_missing_arrival_beside_stops_is_read_after_its_cue(nlp):
+    """A departure and stops read, two other places: the one after an arrival's cue arrives."""
+    text = "je pars de Lille, une nuit à Arras, puis direction Amiens ; Douai ce sera pour une autre fois"
+    marked = [("Lille", "DEPART"), ("Arras", "VIA")]
+    trip = read(without_steps("lone_end_partner"), marked_doc(nlp, text, marked))._.trip
+    assert (trip["departure"], trip["steps"], trip["arrival"]) == ("Lille", ["Arras"], "Amiens")

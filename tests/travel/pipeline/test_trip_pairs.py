@@ -191,8 +191,8 @@ def test_the_one_other_place_beside_a_departure_and_stops_is_the_arrival(nlp, te
 @pytest.mark.parametrize(
     "text,marked",
     [
-        # two other places: no telling which
-        ("De Metz à Nice avec un arrêt à Lyon et un autre à Marseille", [("Metz", "DEPART"), ("Lyon", "VIA")]),
+        # two other places, neither after an arrival's cue: no telling which
+        ("Départ de Metz avec un arrêt à Lyon ; Nice et Marseille me tentent", [("Metz", "DEPART"), ("Lyon", "VIA")]),
         # offered as one of two
         ("De Metz, via Lyon, pour Nice ou Cannes ?", [("Metz", "DEPART"), ("Lyon", "VIA")]),
     ],

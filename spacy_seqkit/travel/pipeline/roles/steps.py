@@ -91,9 +91,10 @@ def arrival_beside_stops(r: Reading) -> Reading:
     if not (r.departures and r.stops) or r.arrivals:
         return r
     others = _other_ends(r, {e.name for e in r.departures + r.stops})
-    if len(others) != 1:
+    found = others[0] if len(others) == 1 else cued(r, r.departures[0], None, r.free)[1]
+    if found is None or found.ruled_out:
         return r
-    new = others[0].as_("ARRIVEE")
+    new = found.as_("ARRIVEE")
     why = r.why + ({"rule": "seqkit_trip.arrival_beside_stops"},)
     return replace(r, read=r.with_read(new), arrivals=(new,), why=why)
 
