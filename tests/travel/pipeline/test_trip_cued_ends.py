@@ -399,3 +399,21 @@ def test_a_missing_arrival_beside_stops_is_read_after_its_cue(nlp):
     marked = [("Lille", "DEPART"), ("Arras", "VIA")]
     trip = read(without_steps("lone_end_partner"), marked_doc(nlp, text, marked))._.trip
     assert (trip["departure"], trip["steps"], trip["arrival"]) == ("Lille", ["Arras"], "Amiens")
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        # none read: "de" X "à" Y right after a verb of going, or after a train's word
+        ("je voudrais aller de Pau à Lourdes avec ma mère", ("Pau", "Lourdes")),
+        ("on veut partir demain de Quimper à Brest", ("Quimper", "Brest")),
+        ("le train de 19 h de Toulouse à Montauban est-il plein le vendredi ?", ("Toulouse", "Montauban")),
+        # no verb of going, a time gone by, another means: no pair
+        ("je déménage de Caen à Lyon le mois prochain, merci de changer mon adresse", (None, None)),
+        ("l'an dernier je suis allé de Caen à Lyon, c'était long", (None, None)),
+        ("il y a un bateau pour aller de Marseille à Ajaccio ?", (None, None)),
+        ("on aimerait faire le canal de Nantes à Brest en pédalo", (None, None)),
+    ],
+)
+def test_two_places_after_a_verb_of_going_none_read(nlp, text, expected):
+    assert trip_of(nlp, text, []) == expected

@@ -64,6 +64,8 @@ OTHER_MODES = [
     "de Nantes à Rennes en vélo",
     "de Nantes à Rennes à vélo",
     "de Nantes à Rennes en voilier",
+    "il y a un bateau pour aller de Nantes à Rennes ?",  # not "j'ai un vol"
+    "on aimerait faire de Nantes à Rennes en pédalo",
     "un billet d'avion de Biarritz pour Lille",
     "je prendrai le covoiturage de Nantes à Rennes, pas le train",
     "je vais en stop de Nantes à Rennes",

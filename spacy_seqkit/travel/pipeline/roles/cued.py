@@ -37,6 +37,27 @@ def _leads_to(w: Words, end: int, arrival: End) -> bool:
     )
 
 
+def _going_from_to(w: Words, free: Ends) -> Optional[Pair]:
+    """Two free places "de" X "à" Y right after a verb of going, or after a train's word, in a request that tells
+    of no time gone by; neither set aside by a qualifier (another means' leg, someone's home)."""
+    kept = [e for e in free if not (e.ruled_out or e.home or e.other_leg or e.alternative)]
+    for first, second in zip(kept, kept[1:]):
+        cue = cue_before(w, first.start)
+        if w[cue] not in LEX["from"] or not _leads_to(w, first.end, second):
+            continue
+        before = range(max(0, cue - 4), cue)
+        if any(w[i] in LEX["clause_ends"] for i in before):
+            before = range(max(i for i in before if w[i] in LEX["clause_ends"]) + 1, cue)
+        verb = cue - 1
+        while verb > cue - 4 and w[verb] in LEX["on_the_way"]:
+            verb -= 1  # "aller demain de", "partir en train de"
+        going = w[verb] in LEX["going_or_leaving"] or w[verb] in LEX["to_go"]
+        if going or any(w[i] in LEX["trains"] for i in before):
+            if not w.any_in(0, w.n, LEX["past_deeds"] | LEX["past_times"]):
+                return first, second
+    return None
+
+
 def cued(reading: Reading, departure: Optional[End], arrival: Optional[End], free: Ends) -> Pair:
     """The (departure, arrival) a trip lacks, from the free places `free`, where the words say so."""
     w = reading.words
@@ -88,6 +109,11 @@ def _neither(reading: Reading, free: Ends) -> Pair:
     for first, second in zip(slipped, slipped[1:]):
         if w[cue_before(w, first.start)] in LEX["from"] and _leads_to(w, first.end, second):
             return first, second
+    # "je voudrais aller de Pau à Lourdes", "le train de 19h12 de Toulouse à Montauban est-il plein ?":
+    # two places, none read, "de" one and "à" the next, right after a verb of going or a train
+    pair = _going_from_to(w, free)
+    if pair is not None:
+        return pair
     # "Metz comme point de départ et Nancy comme destination": each place said to be one end
     said = [[e for e in free if role_after(w, e.end, e.start) == role] for role in ("DEPART", "ARRIVEE")]
     if len(said[0]) == 1 == len(said[1]):

@@ -103,8 +103,8 @@ class OtherMeans(Qualifier):
             around = words[max(0, i - 2) : i]
             if any(w in lex["possessives"] or w in lex["catching"] for w in around):
                 return False
-            if len(around) == 2 and around[0] in lex["having"]:
-                return False
+            if len(around) == 2 and around[0] in lex["having"] and words[i - 3 : i - 2] != ["y"]:
+                return False  # "j'ai un vol", not "il y a un bateau"
             if around[-1:] == ["du"] or around == ["de", "l'"]:
                 return False  # left: "je débarque du ferry"
         if word in lex["flying"]:
