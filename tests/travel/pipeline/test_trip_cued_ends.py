@@ -417,3 +417,13 @@ def test_a_missing_arrival_beside_stops_is_read_after_its_cue(nlp):
 )
 def test_two_places_after_a_verb_of_going_none_read(nlp, text, expected):
     assert trip_of(nlp, text, []) == expected
+
+
+def test_an_arrival_abroad_after_its_cue_leaves_the_arrival_unread(nlp):
+    """'pour Lausanne': the trip goes abroad, no other place of the request is its arrival."""
+    text = "un train de Dijon pour Lausanne dimanche, et je repasse à Auxonne voir mamie"
+    doc = read(without_steps("lone_end_partner"), marked_doc(nlp, text, [("Dijon", "DEPART")]))
+    assert (doc._.trip["departure"], doc._.trip["arrival"]) == ("Dijon", None)
+    assert {"rule": "seqkit_trip.cued_ends", "abroad": True} in doc._.trip["why"]
+    # a French arrival after its cue is read as before
+    assert trip_of(nlp, "un train de Dijon pour Beaune dimanche", [("Dijon", "DEPART")]) == ("Dijon", "Beaune")

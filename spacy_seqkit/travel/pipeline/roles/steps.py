@@ -8,6 +8,7 @@ from typing import List
 
 import catalogue
 
+from ...places.names import FOREIGN_PLACES, normalise
 from ..lexicon import lexicon
 from ..mentions.names import MAX_NAME_TOKENS
 from .cued import cued, lone_end_reversed, roles_reversed
@@ -159,6 +160,8 @@ def cued_ends(r: Reading) -> Reading:
         return r
     departure = r.departures[0] if r.departures else None
     arrival = r.arrivals[0] if r.arrivals else None
+    if departure is not None and arrival is None and _arrival_abroad(r.words):
+        return replace(r, why=r.why + ({"rule": "seqkit_trip.cued_ends", "abroad": True},))
     found = cued(r, departure, arrival, r.free)
     new = [(e.as_(role), role) for e, role in zip(found, ("DEPART", "ARRIVEE")) if e is not None and not e.ruled_out]
     for end, role in new:
@@ -167,6 +170,14 @@ def cued_ends(r: Reading) -> Reading:
         else:
             r = replace(r, arrivals=r.arrivals + (end,), read=r.with_read(end))
     return r
+
+
+def _arrival_abroad(w) -> bool:
+    """A place abroad right after an arrival's cue: "un train de Dijon pour Lausanne" goes abroad,
+    and no other place of the request is its arrival."""
+    return any(
+        w[i] in LEX["arrival_cues"] and normalise(w[i + 1]) in FOREIGN_PLACES for i in range(w.n - 1)
+    )
 
 
 @trip_steps.register("roles_reversed")
