@@ -333,6 +333,11 @@ def test_trip_value_round_trips_and_compares():
         ("euh depuis Sedan pour Reims ou euh Rethel", [("Sedan", "DEPART"), ("Reims", "ARRIVEE")]),
         ("dmain de creil pr compiegne ou pr beauvais", [("creil", "DEPART"), ("compiegne", "ARRIVEE")]),
         ("repartir de Vichy pour Moulins, voire Nevers", [("Vichy", "DEPART"), ("Moulins", "ARRIVEE")]),
+        # a place said after a doubt, in a sentence that offers another with "ou"
+        (
+            "je vais à Colmar, mais je ne sais pas encore si je pars de Metz, où j'ai mon stage, ou de Nancy",
+            [("Colmar", "ARRIVEE"), ("Metz", "DEPART")],
+        ),
         # two places compared
         ("Je préfère Dunkerque à Albertville.", [("Dunkerque", "DEPART"), ("Albertville", "ARRIVEE")]),
     ],
@@ -347,6 +352,12 @@ def test_trip_an_end_offered_with_an_alternative_is_no_trip(nlp, text, ents):
     [
         ("de Paris à Lyon, ou plutôt demain", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")], ("Paris", "Lyon")),
         ("aller ou retour de Brest à Rennes", [("Brest", "DEPART"), ("Rennes", "ARRIVEE")], ("Brest", "Rennes")),
+        # a doubt with no other place offered
+        (
+            "je ne sais pas si je pars de Brest ou pas, mais ce serait pour Rennes",
+            [("Brest", "DEPART"), ("Rennes", "ARRIVEE")],
+            ("Brest", "Rennes"),
+        ),
         # a preference that compares no places
         ("je préfère partir de Lyon à Paris", [("Lyon", "DEPART"), ("Paris", "ARRIVEE")], ("Lyon", "Paris")),
         ("je préfère Lyon à 8h, pour Paris", [("Lyon", "DEPART"), ("Paris", "ARRIVEE")], ("Lyon", "Paris")),

@@ -3,7 +3,7 @@
 no single trip (the rules: `patterns.toml`)."""
 
 from pathlib import Path
-from typing import Iterable, List
+from typing import Dict, Iterable, List
 
 from spacy.tokens import Doc, Span
 
@@ -40,7 +40,11 @@ class Alternative(Qualifier):
         def place_before(end: int) -> bool:  # a place ends at `end`
             return end in ends or any(names_place(start, end) for start in range(max(0, end - 3), end))
 
+        doubted = self.in_doubt(words, starts)
         for k, m in enumerate(mentions):
+            if m.start in doubted:
+                yield k, "in_doubt", doubted[m.start]
+                continue
             after = m.end + (m.end < words.n and words.text[m.end] == ",")
             before = m.start
             while before > 0 and words[before - 1] in links:
@@ -56,3 +60,26 @@ class Alternative(Qualifier):
                 and (words[before - 1] == "soit" or place_before(before - 1))
             ):
                 yield k, "alternative", before - 1
+
+    def in_doubt(self, words: Words, starts) -> Dict[int, int]:
+        """The positions of the words said after a doubt ("je ne sais pas encore si") up to the last
+        "ou" of its sentence that a place follows within five words ("ou chez ma mère à Bayeux";
+        not "ou pas"), each with the doubt's "si"."""
+        lex, doubted = self.lex, {}
+        for sentence in self.sentences(words):
+            for i in sentence:
+                if words[i] not in lex["whether"] or not any(
+                    words[j] in lex["not_knowing"] and "pas" in words.lower[j : i]
+                    for j in range(max(sentence.start, i - 4), i)
+                ):
+                    continue
+                offered = [
+                    j
+                    for j in range(i + 1, sentence.stop)
+                    if words[j] == "ou" and any(k in starts for k in range(j + 1, min(j + 6, sentence.stop)))
+                ]
+                last_or = max(offered, default=None)
+                if last_or is not None:
+                    doubted.update({j: i for j in range(i + 1, last_or)})
+                break
+        return doubted
