@@ -427,3 +427,10 @@ def test_an_arrival_abroad_after_its_cue_leaves_the_arrival_unread(nlp):
     assert {"rule": "seqkit_trip.cued_ends", "abroad": True} in doc._.trip["why"]
     # a French arrival after its cue is read as before
     assert trip_of(nlp, "un train de Dijon pour Beaune dimanche", [("Dijon", "DEPART")]) == ("Dijon", "Beaune")
+
+
+def test_of_several_stops_the_one_after_an_arrivals_cue_arrives(nlp):
+    text = "Départ Rouen vers Lyon, escale à Paris Saint-Lazare puis changement à Dijon"
+    marked = [("Rouen", "DEPART"), ("Lyon", "VIA"), ("Paris Saint-Lazare", "VIA"), ("Dijon", "VIA")]
+    trip = read(without_steps("lone_end_partner"), marked_doc(nlp, text, marked))._.trip
+    assert (trip["departure"], trip["steps"], trip["arrival"]) == ("Rouen", ["Paris Saint-Lazare", "Dijon"], "Lyon")

@@ -12,6 +12,7 @@ from ...places.names import FOREIGN_PLACES, normalise
 from ..lexicon import lexicon
 from ..mentions.names import MAX_NAME_TOKENS
 from .cued import cued, lone_end_reversed, roles_reversed
+from .cues import cued_role
 from .homonyms import settled
 from .pairs import cued_first, pair_beside, then_chained
 from .state import End, Ends, Reading
@@ -69,6 +70,11 @@ def ends_by_role(r: Reading) -> Reading:
     return _roles(r, departures, arrivals, stops)
 
 
+def _cued_role_of(r: Reading, end: End):
+    """The end the words right before `end` say it is (`cued_role`), None after a stop's word."""
+    return None if _after_a_stop_cue(r.words, end) else cued_role(r.words, end.start)
+
+
 def _after_a_stop_cue(w, end: End) -> bool:
     """A stop's word in the seven words before `end`, in its clause: "un arrêt chez les grands-parents
     à Aix-les-Bains", "changement à Paris"."""
@@ -109,6 +115,10 @@ def stops_as_ends(r: Reading) -> Reading:
             why = r.why + ({"rule": "seqkit_trip.stops_as_ends", "cued": new.span.text},)
             r = replace(r, read=r.with_read(new), departures=(new,), why=why)
     departures, arrivals, stops = r.departures, r.arrivals, r.stops
+    if not arrivals and len(stops) > 1:  # "Départ Rouen vers Lyon, escale à Paris Saint-Lazare"
+        said = [e for e in stops if _cued_role_of(r, e) == "ARRIVEE"]
+        if len(said) == 1:
+            arrivals, stops = (said[0],), tuple(e for e in stops if e is not said[0])
     if not arrivals and stops:
         arrivals, stops = stops[-1:], stops[:-1]
     if not departures and stops:
