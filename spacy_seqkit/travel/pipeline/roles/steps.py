@@ -185,9 +185,7 @@ def cued_ends(r: Reading) -> Reading:
 def _arrival_abroad(w) -> bool:
     """A place abroad right after an arrival's cue: "un train de Dijon pour Lausanne" goes abroad,
     and no other place of the request is its arrival."""
-    return any(
-        w[i] in LEX["arrival_cues"] and normalise(w[i + 1]) in FOREIGN_PLACES for i in range(w.n - 1)
-    )
+    return any(w[i] in LEX["arrival_cues"] and normalise(w[i + 1]) in FOREIGN_PLACES for i in range(w.n - 1))
 
 
 @trip_steps.register("roles_reversed")

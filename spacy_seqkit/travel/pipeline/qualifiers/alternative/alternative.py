@@ -3,7 +3,7 @@
 no single trip (the rules: `patterns.toml`)."""
 
 from pathlib import Path
-from typing import Dict, Iterable, List
+from typing import Dict, Iterable, List, Set
 
 from spacy.tokens import Doc, Span
 
@@ -61,7 +61,7 @@ class Alternative(Qualifier):
             ):
                 yield k, "alternative", before - 1
 
-    def in_doubt(self, words: Words, starts) -> Dict[int, int]:
+    def in_doubt(self, words: Words, starts: Set[int]) -> Dict[int, int]:
         """The positions of the words said after a doubt ("je ne sais pas encore si") up to the last
         "ou" of its sentence that a place follows within five words ("ou chez ma mère à Bayeux";
         not "ou pas"), each with the doubt's "si"."""
@@ -69,7 +69,7 @@ class Alternative(Qualifier):
         for sentence in self.sentences(words):
             for i in sentence:
                 if words[i] not in lex["whether"] or not any(
-                    words[j] in lex["not_knowing"] and "pas" in words.lower[j : i]
+                    words[j] in lex["not_knowing"] and "pas" in words.lower[j:i]
                     for j in range(max(sentence.start, i - 4), i)
                 ):
                     continue
