@@ -408,6 +408,8 @@ def test_a_missing_arrival_beside_stops_is_read_after_its_cue(nlp):
         ("je voudrais aller de Pau à Lourdes avec ma mère", ("Pau", "Lourdes")),
         ("on veut partir demain de Quimper à Brest", ("Quimper", "Brest")),
         ("le train de 19 h de Toulouse à Montauban est-il plein le vendredi ?", ("Toulouse", "Montauban")),
+        # "l'été", "cet été": the summer, not "a été"
+        ("c'est possible d'aller de Auray à Quiberon en train l'été ?", ("Auray", "Quiberon")),
         # no verb of going, a time gone by, another means: no pair
         ("je déménage de Caen à Lyon le mois prochain, merci de changer mon adresse", (None, None)),
         ("l'an dernier je suis allé de Caen à Lyon, c'était long", (None, None)),

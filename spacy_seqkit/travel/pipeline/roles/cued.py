@@ -37,6 +37,15 @@ def _leads_to(w: Words, end: int, arrival: End) -> bool:
     )
 
 
+def _tells_the_past(w: Words) -> bool:
+    """A time gone by or a deed done anywhere in the request; "été" after "l'", "cet", "en" is
+    the summer ("c'est possible l'été ?"), not "a été"."""
+    past = LEX["past_deeds"] | LEX["past_times"]
+    return any(
+        word in past and not (word == "été" and w[i - 1] in LEX["before_summer"]) for i, word in enumerate(w.lower)
+    )
+
+
 def _going_from_to(w: Words, free: Ends) -> Optional[Pair]:
     """Two free places "de" X "à" Y right after a verb of going, or after a train's word, in a request that tells
     of no time gone by; neither set aside by a qualifier (another means' leg, someone's home)."""
@@ -53,7 +62,7 @@ def _going_from_to(w: Words, free: Ends) -> Optional[Pair]:
             verb -= 1  # "aller demain de", "partir en train de"
         going = w[verb] in LEX["going_or_leaving"] or w[verb] in LEX["to_go"]
         if going or any(w[i] in LEX["trains"] for i in before):
-            if not w.any_in(0, w.n, LEX["past_deeds"] | LEX["past_times"]):
+            if not _tells_the_past(w):
                 return first, second
     return None
 
