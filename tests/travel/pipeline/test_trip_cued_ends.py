@@ -15,6 +15,12 @@ def trip_of(nlp, text, marked, cued=True, off=()):
     return trip["departure"], trip["arrival"]
 
 
+def trip_with_steps(nlp, text, marked):
+    """(departure, steps, arrival) of `text` with the entities `marked`, without `lone_end_partner`."""
+    trip = read(without_steps("lone_end_partner"), marked_doc(nlp, text, marked))._.trip
+    return trip["departure"], trip["steps"], trip["arrival"]
+
+
 @pytest.mark.parametrize(
     "text,marked,expected",
     [
@@ -367,8 +373,7 @@ def test_of_several_ends_read_with_one_role_the_one_after_its_cue(nlp):
 )
 def test_an_arrival_after_a_stops_word_is_a_stop(nlp, text, marked, expected):
     """Of several arrivals read, one after "arrêt", "étape", "escale", "changement"... is a stop."""
-    trip = read(without_steps("lone_end_partner"), marked_doc(nlp, text, marked))._.trip
-    assert (trip["departure"], trip["steps"], trip["arrival"]) == expected
+    assert trip_with_steps(nlp, text, marked) == expected
 
 
 @pytest.mark.parametrize(
@@ -389,16 +394,14 @@ def test_an_arrival_after_a_stops_word_is_a_stop(nlp, text, marked, expected):
 def test_a_missing_departure_is_read_after_its_cue_before_the_stops_stand_in(nlp, text, marked, expected):
     """An arrival and stops read, no departure: a free place after a departure's cue departs; the
     first stop does not."""
-    trip = read(without_steps("lone_end_partner"), marked_doc(nlp, text, marked))._.trip
-    assert (trip["departure"], trip["steps"], trip["arrival"]) == expected
+    assert trip_with_steps(nlp, text, marked) == expected
 
 
 def test_a_missing_arrival_beside_stops_is_read_after_its_cue(nlp):
     """A departure and stops read, two other places: the one after an arrival's cue arrives."""
     text = "je pars de Lille, une nuit à Arras, puis direction Amiens ; Douai ce sera pour une autre fois"
     marked = [("Lille", "DEPART"), ("Arras", "VIA")]
-    trip = read(without_steps("lone_end_partner"), marked_doc(nlp, text, marked))._.trip
-    assert (trip["departure"], trip["steps"], trip["arrival"]) == ("Lille", ["Arras"], "Amiens")
+    assert trip_with_steps(nlp, text, marked) == ("Lille", ["Arras"], "Amiens")
 
 
 @pytest.mark.parametrize(
@@ -434,5 +437,4 @@ def test_an_arrival_abroad_after_its_cue_leaves_the_arrival_unread(nlp):
 def test_of_several_stops_the_one_after_an_arrivals_cue_arrives(nlp):
     text = "Départ Rouen vers Lyon, escale à Paris Saint-Lazare puis changement à Dijon"
     marked = [("Rouen", "DEPART"), ("Lyon", "VIA"), ("Paris Saint-Lazare", "VIA"), ("Dijon", "VIA")]
-    trip = read(without_steps("lone_end_partner"), marked_doc(nlp, text, marked))._.trip
-    assert (trip["departure"], trip["steps"], trip["arrival"]) == ("Rouen", ["Paris Saint-Lazare", "Dijon"], "Lyon")
+    assert trip_with_steps(nlp, text, marked) == ("Rouen", ["Paris Saint-Lazare", "Dijon"], "Lyon")
