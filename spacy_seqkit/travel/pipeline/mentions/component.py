@@ -8,8 +8,8 @@ Angers Saint-Laud, `station_names.py`), a landmark's words are no place ("la Tou
 comment" → Avignon, "Metz - Paris" → Metz, Paris; "samedi" → none. Then every other run of words
 that spells a known place exactly, and a word typed with a slip right after a place's cue
 ("depuis amien"): the places the recognizer did not mark, but for everyday words after an
-article, in lowercase, that name a village no station serves ("à la montagne"). A person named like a town ("Mme
-Laval", "ma sœur Nancy") is no mention at all."""
+article, in lowercase, that name a village no station serves ("à la montagne"). A person named
+like a town ("Mme Laval", "ma sœur Nancy") is no mention at all."""
 
 from typing import Dict, List, Optional, Set, Tuple
 
@@ -189,9 +189,9 @@ class PlaceMentions(ReadingPipe):
         ordinary = getattr(self.places, "ordinary_words", ())
         return (
             not place.stations
+            and words.is_lower[start]
             and words[start] in lexicon()["articles"]
             and all(words.is_lower[i] and words[i] in ordinary for i in range(start + 1, end))
-            and words.is_lower[start]
         )
 
     def free_places(self, words: Words, taken) -> List[Tuple[int, int, Place]]:

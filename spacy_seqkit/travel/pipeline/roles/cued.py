@@ -47,8 +47,9 @@ def _tells_the_past(w: Words) -> bool:
 
 
 def _going_from_to(w: Words, free: Ends) -> Optional[Pair]:
-    """Two free places "de" X "à" Y right after a verb of going, or after a train's word, in a request that tells
-    of no time gone by; neither set aside by a qualifier (another means' leg, someone's home)."""
+    """Two free places "de" X "à" Y right after a verb of going, or after a train's word, in a
+    request that tells of no time gone by; neither set aside by a qualifier (another means' leg,
+    someone's home)."""
     kept = [e for e in free if not (e.ruled_out or e.home or e.other_leg or e.alternative)]
     for first, second in zip(kept, kept[1:]):
         cue = cue_before(w, first.start)
@@ -70,9 +71,9 @@ def _going_from_to(w: Words, free: Ends) -> Optional[Pair]:
 def cued(reading: Reading, departure: Optional[End], arrival: Optional[End], free: Ends) -> Pair:
     """The (departure, arrival) a trip lacks, from the free places `free`, where the words say so."""
     w = reading.words
-    if departure is None and arrival is None and w.any_in(0, w.n, LEX["after_sales"]):
-        return None, None
     if departure is None and arrival is None:
+        if w.any_in(0, w.n, LEX["after_sales"]):
+            return None, None  # "j'ai oublié mon sac dans le TER Nancy – Épinal": a line, no trip
         covered = {i for e in reading.read for i in range(e.start, e.end)} | reading.landmarks
         covered |= {i for s, e in w.name_spans(reading.places) for i in range(s, e)}
         pair = joined_pair(w, reading.places, covered) or bare_pair(w, reading.places)

@@ -4,13 +4,14 @@
 documented in `steps.toml`, from which the rules table of docs/travel.md is made."""
 
 from dataclasses import replace
-from typing import List
+from typing import List, Optional
 
 import catalogue
 
 from ...places.names import FOREIGN_PLACES, normalise
 from ..lexicon import lexicon
 from ..mentions.names import MAX_NAME_TOKENS
+from ..words import Words
 from .cued import cued, lone_end_reversed, roles_reversed
 from .cues import cued_role
 from .homonyms import settled
@@ -70,12 +71,12 @@ def ends_by_role(r: Reading) -> Reading:
     return _roles(r, departures, arrivals, stops)
 
 
-def _cued_role_of(r: Reading, end: End):
+def _cued_role_of(r: Reading, end: End) -> Optional[str]:
     """The end the words right before `end` say it is (`cued_role`), None after a stop's word."""
     return None if _after_a_stop_cue(r.words, end) else cued_role(r.words, end.start)
 
 
-def _after_a_stop_cue(w, end: End) -> bool:
+def _after_a_stop_cue(w: Words, end: End) -> bool:
     """A stop's word in the seven words before `end`, in its clause: "un arrêt chez les grands-parents
     à Aix-les-Bains", "changement à Paris"."""
     for i in range(end.start - 1, max(-1, end.start - 8), -1):
@@ -182,7 +183,7 @@ def cued_ends(r: Reading) -> Reading:
     return r
 
 
-def _arrival_abroad(w) -> bool:
+def _arrival_abroad(w: Words) -> bool:
     """A place abroad right after an arrival's cue: "un train de Dijon pour Lausanne" goes abroad,
     and no other place of the request is its arrival."""
     return any(w[i] in LEX["arrival_cues"] and normalise(w[i + 1]) in FOREIGN_PLACES for i in range(w.n - 1))
