@@ -37,6 +37,11 @@ def _leads_to(w: Words, end: int, arrival: End) -> bool:
     )
 
 
+def _from_to(w: Words, first: End, second: End) -> bool:
+    """ "de" `first` "à" `second`: "de langres a chaumont", "aller de Pau à Lourdes"."""
+    return w[cue_before(w, first.start)] in LEX["from"] and _leads_to(w, first.end, second)
+
+
 def _tells_the_past(w: Words) -> bool:
     """A time gone by or a deed done anywhere in the request; "été" after "l'", "cet", "en" is
     the summer ("c'est possible l'été ?"), not "a été"."""
@@ -52,9 +57,9 @@ def _going_from_to(w: Words, free: Ends) -> Optional[Pair]:
     someone's home)."""
     kept = [e for e in free if not (e.ruled_out or e.home or e.other_leg or e.alternative)]
     for first, second in zip(kept, kept[1:]):
-        cue = cue_before(w, first.start)
-        if w[cue] not in LEX["from"] or not _leads_to(w, first.end, second):
+        if not _from_to(w, first, second):
             continue
+        cue = cue_before(w, first.start)
         before = range(max(0, cue - 4), cue)
         if any(w[i] in LEX["clause_ends"] for i in before):
             before = range(max(i for i in before if w[i] in LEX["clause_ends"]) + 1, cue)
@@ -63,8 +68,7 @@ def _going_from_to(w: Words, free: Ends) -> Optional[Pair]:
             verb -= 1  # "aller demain de", "partir en train de"
         going = w[verb] in LEX["going_or_leaving"] or w[verb] in LEX["to_go"]
         if going or any(w[i] in LEX["trains"] for i in before):
-            if not _tells_the_past(w):
-                return first, second
+            return None if _tells_the_past(w) else (first, second)  # the past: no pair of this request
     return None
 
 
@@ -117,7 +121,7 @@ def _neither(reading: Reading, free: Ends) -> Pair:
     exact = set(w.name_spans(reading.places))
     slipped = [e for e in free if len(e.span) == 1 and (e.start, e.end) not in exact]
     for first, second in zip(slipped, slipped[1:]):
-        if w[cue_before(w, first.start)] in LEX["from"] and _leads_to(w, first.end, second):
+        if _from_to(w, first, second):
             return first, second
     # "je voudrais aller de Pau à Lourdes", "le train de 19h12 de Toulouse à Montauban est-il plein ?":
     # two places, none read, "de" one and "à" the next, right after a verb of going or a train
@@ -175,7 +179,7 @@ def _departure(w: Words, arrival: End, free: Ends) -> Optional[End]:
     for e in free:
         i = cue_before(w, e.start)
         cue = w[i]
-        before_arrival = cue in LEX["from"] and _leads_to(w, e.end, arrival)
+        before_arrival = _from_to(w, e, arrival)
         lives = w[i - 1] in staying or (w[i - 1] in LEX["still"] and w[i - 2] in staying)
         living = cue in LEX["living"] or (cue in LEX["locative"] and lives)
         if left_from(w, e.start) or role_after(w, e.end, e.start) == "DEPART" or before_arrival or living:

@@ -4,7 +4,7 @@
 documented in `steps.toml`, from which the rules table of docs/travel.md is made."""
 
 from dataclasses import replace
-from typing import List, Optional
+from typing import List
 
 import catalogue
 
@@ -71,11 +71,6 @@ def ends_by_role(r: Reading) -> Reading:
     return _roles(r, departures, arrivals, stops)
 
 
-def _cued_role_of(r: Reading, end: End) -> Optional[str]:
-    """The end the words right before `end` say it is (`cued_role`), None after a stop's word."""
-    return None if _after_a_stop_cue(r.words, end) else cued_role(r.words, end.start)
-
-
 def _after_a_stop_cue(w: Words, end: End) -> bool:
     """A stop's word in the seven words before `end`, in its clause: "un arrêt chez les grands-parents
     à Aix-les-Bains", "changement à Paris"."""
@@ -117,7 +112,7 @@ def stops_as_ends(r: Reading) -> Reading:
             r = replace(r, read=r.with_read(new), departures=(new,), why=why)
     departures, arrivals, stops = r.departures, r.arrivals, r.stops
     if not arrivals and len(stops) > 1:  # "Départ Rouen vers Lyon, escale à Paris Saint-Lazare"
-        said = [e for e in stops if _cued_role_of(r, e) == "ARRIVEE"]
+        said = [e for e in stops if cued_role(r.words, e.start) == "ARRIVEE" and not _after_a_stop_cue(r.words, e)]
         if len(said) == 1:
             arrivals, stops = (said[0],), tuple(e for e in stops if e is not said[0])
     if not arrivals and stops:
