@@ -217,6 +217,13 @@ def test_no_end_without_a_cue_that_says_which(nlp, text, marked):
         "le tgv lille paris de dimanche avait 50 min de retard, on est remboursés comment ?",
         "Les trains entre Morlaix et Roscoff sont-ils rétablis depuis les travaux ?",
         "pourquoi le ter dax pau est tjs bondé le vendredi",
+        # a ticket's error, a staff complaint, a surcharge, a refund asked, a thing left behind
+        "Il y a une erreur de date sur mon billet Bayonne – Pau, comment la corriger ?",
+        "le contrôleur du TER Brive Tulle de ce matin nous a parlé très mal",
+        "On m'a demandé un supplément pour la trottinette dans le ter nimes ales, c'est normal ?",
+        "Mon billet Caen – Rouen est-il remboursable si je pars plus tôt ?",
+        "Je vous signale que le chauffage ne marche pas dans le TER Niort – Saintes.",
+        "Ma valise est restée dans le TGV Angers Nantes, à qui m'adresser ?",
     ],
 )
 def test_no_pair_from_nothing_where_the_trip_is_named_for_what_came_of_it(nlp, text):
