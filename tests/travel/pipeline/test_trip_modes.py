@@ -102,6 +102,10 @@ OTHER_MODES = [
     "le train est supprimé, je prends un taxi de Nantes à Rennes ?",
     # a means after the trip's own words, past ";" or ":" only: still the trip's
     "je dois me rendre de Libourne à Figeac chaque lundi ; il existe un abonnement pour le car ?",
+    # a clause of its own taking the means, or saying it as the trip's manner, or asking about it
+    "Je vais de Nantes à Rennes samedi, je prendrai le bus.",
+    "je pars de Nantes pour Rennes, en covoiturage",
+    "Mes parents partent de Nantes et vont à Rennes, il y a un car ?",
 ]
 TRAINS = [
     "je vais de Nantes à Rennes car j'ai un rendez-vous",
@@ -160,6 +164,9 @@ TRAINS = [
     "Pour prendre le ferry à Rennes, je dois d'abord aller en train de Nantes à Rennes.",
     # a trip asked for in a sentence of its own, then a means said of what comes after
     "Nous partirons samedi de Nantes pour Rennes avec les enfants. Il y a un bus jusqu'à la plage ?",
+    # a means said aside, in a clause naming no place, the trip asked for by a verb of going
+    "Pour notre baptême en hélicoptère, nous allons de Nantes à Rennes samedi.",
+    "il faudra le bateau après... mais d'abord je vais de Nantes à Rennes, mercredi",
 ]
 
 

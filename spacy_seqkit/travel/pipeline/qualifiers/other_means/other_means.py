@@ -147,13 +147,28 @@ class OtherMeans(Qualifier):
         if not clauses or self.names_a_train(words):
             return legs
         then, returns, onward = self.lex["then"], self.lex["returns"], self.lex["onward"]
+        going = any(w in self.lex["going_or_leaving"] for i, w in enumerate(words) if i not in legs)
         other_legs = all(
             (s > 0 and words[s - 1] in then)
             or any(w in onward for w in words[s : s + 3])
             or any(w in returns for w in words[s:e])
+            or (going and self.aside(words[s:e], any(s <= i < e for i in starts)))
             for s, e in clauses
         )
         return legs if other_legs and len([i for i in starts if i not in legs]) >= 2 else None
+
+    def aside(self, clause: Sequence[str], names_a_place: bool) -> bool:
+        """A clause by another means said aside from a trip a verb of going asks for elsewhere: it
+        names no place, nor the means as the trip's manner ("..., en covoiturage"), taken ("..., je
+        prendrai le bus") or asked about ("..., il y a un car ?"): 'Pour notre vol en montgolfière,
+        je pars de Paris Est vers Metz', 'il faudra le bateau après... mais d'abord je vais de
+        Quimper à Brest'."""
+        lex = self.lex
+        return (
+            not names_a_place
+            and clause[0] not in lex["ridden"]
+            and not any(w in lex["is_there"] or w in lex["taking"] for w in clause)
+        )
 
     def means_read_as_place(self, words: Words, i: int, span: Span) -> bool:
         """Token `i` of the place mention `span` is a means of transport: the mention's one word
