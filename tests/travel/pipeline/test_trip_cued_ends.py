@@ -319,6 +319,12 @@ def test_ends_the_recognizer_reversed_follow_their_cues(nlp, text, marked, expec
         ("billet pr evreux > rouen lundi", [("evreux", "DEPART"), ("rouen", "ARRIVEE")], ("Évreux", "Rouen")),
         ("combien pour Brest (Finistère) Quimper", [("Brest", "DEPART"), ("Quimper", "ARRIVEE")], ("Brest", "Quimper")),
         ("de Nantes à Angers", [("Nantes", "DEPART"), ("Angers", "ARRIVEE")], ("Nantes", "Angers")),
+        # the train taken at a place departs from it, whatever "j'y vais" says after it
+        (
+            "C'est à Lisieux qu'on m'attend. Je prends le train à Évreux, j'y vais lundi.",
+            [("Lisieux", "ARRIVEE"), ("Évreux", "DEPART")],
+            ("Évreux", "Lisieux"),
+        ),
     ],
 )
 def test_ends_after_their_own_cues_keep_their_roles(nlp, text, marked, expected):

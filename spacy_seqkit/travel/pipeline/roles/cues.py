@@ -23,7 +23,8 @@ def left_from(w: Words, start: int) -> bool:
 
 def cued_role(w: Words, start: int) -> Optional[str]:
     """The end the words right before `start` say it is: DEPART after "depuis", "départ", a leaving
-    word's "de", or the "à" of where one is or lives ("je suis à Brest"); ARRIVEE after "pour",
+    word's "de", the train taken's "à" or "de" ("je prends le train à Évreux"), or the "à" of where
+    one is or lives ("je suis à Brest"); ARRIVEE after "pour",
     "vers", "jusqu'à", "à destination de", a leaving or going word's "à" ("je pars à Auray", "aller
     à Rennes"), or where one lives when going home; else None."""
     i = cue_before(w, start)
@@ -32,6 +33,8 @@ def cued_role(w: Words, start: int) -> Optional[str]:
         return "ARRIVEE"
     if left_from(w, start):
         return "DEPART"
+    if (cue in LEX["locative"] or cue in LEX["from"]) and w[i - 1] in LEX["trains"] and w[i - 3] in LEX["taking"]:
+        return "DEPART"  # "je prends le train à Évreux", "je prendrai le TER de Rouen"
     on_a_trip = w[i - 2] == "en" and w[i - 1] in LEX["on_a_trip"]  # "je pars en vacances à Barsac"
     verb = w[i - 3 if on_a_trip else i - 1]
     if cue in LEX["locative"]:
