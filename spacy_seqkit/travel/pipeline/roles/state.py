@@ -74,6 +74,14 @@ class Reading:
         """The ends read, with `added` in reading order."""
         return tuple(sorted(self.read + added, key=lambda e: e.start))
 
+    def adding(self, found: End, role: str, **why: Any) -> "Reading":
+        """`found` read as a departure or an arrival (`role`), after those of that role; `why`, the
+        rule that added it, where the step says one."""
+        new = found.as_(role)
+        side = "departures" if role == DEPART else "arrivals"
+        changed = {side: getattr(self, side) + (new,), "read": self.with_read(new)}
+        return replace(self, **changed, why=self.why + (why,) if why else self.why)
+
     def substituted(self, old: End, new: End) -> "Reading":
         """`old` replaced by `new` wherever it stands."""
 

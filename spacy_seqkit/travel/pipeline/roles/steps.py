@@ -97,9 +97,7 @@ def arrival_beside_stops(r: Reading) -> Reading:
     found = others[0] if len(others) == 1 else cued(r, r.departures[0], None, r.free)[1]
     if found is None or found.ruled_out:
         return r
-    new = found.as_("ARRIVEE")
-    why = r.why + ({"rule": "seqkit_trip.arrival_beside_stops"},)
-    return replace(r, read=r.with_read(new), arrivals=(new,), why=why)
+    return r.adding(found, "ARRIVEE", rule="seqkit_trip.arrival_beside_stops")
 
 
 @trip_steps.register("stops_as_ends")
@@ -107,9 +105,7 @@ def stops_as_ends(r: Reading) -> Reading:
     if not r.departures and r.arrivals and r.stops:  # "à Marmande depuis Toulouse, ça passe par Agen ?"
         found = cued(r, None, r.arrivals[0], r.free)[0]
         if found is not None and not found.ruled_out:
-            new = found.as_("DEPART")
-            why = r.why + ({"rule": "seqkit_trip.stops_as_ends", "cued": new.span.text},)
-            r = replace(r, read=r.with_read(new), departures=(new,), why=why)
+            r = r.adding(found, "DEPART", rule="seqkit_trip.stops_as_ends", cued=found.span.text)
     departures, arrivals, stops = r.departures, r.arrivals, r.stops
     if not arrivals and len(stops) > 1:  # "Départ Rouen vers Lyon, escale à Paris Saint-Lazare"
         said = [e for e in stops if cued_role(r.words, e.start) == "ARRIVEE" and not _after_a_stop_cue(r.words, e)]
@@ -169,12 +165,9 @@ def cued_ends(r: Reading) -> Reading:
     if departure is not None and arrival is None and _arrival_abroad(r.words):
         return replace(r, why=r.why + ({"rule": "seqkit_trip.cued_ends", "abroad": True},))
     found = cued(r, departure, arrival, r.free)
-    new = [(e.as_(role), role) for e, role in zip(found, ("DEPART", "ARRIVEE")) if e is not None and not e.ruled_out]
-    for end, role in new:
-        if role == "DEPART":
-            r = replace(r, departures=r.departures + (end,), read=r.with_read(end))
-        else:
-            r = replace(r, arrivals=r.arrivals + (end,), read=r.with_read(end))
+    for end, role in zip(found, ("DEPART", "ARRIVEE")):
+        if end is not None and not end.ruled_out:
+            r = r.adding(end, role)
     return r
 
 
@@ -239,9 +232,7 @@ def lone_end_partner(r: Reading) -> Reading:
     others = [e for e in _other_ends(r, {end.name}) if e.place.commune != end.place.commune]
     if len(others) != 1 or others[0].start > end.start:
         return r
-    new = others[0].as_("DEPART" if r.arrivals else "ARRIVEE")
-    r = replace(r, read=r.with_read(new), why=r.why + ({"rule": "seqkit_trip.lone_end_partner"},))
-    return replace(r, departures=(new,)) if r.arrivals else replace(r, arrivals=(new,))
+    return r.adding(others[0], "DEPART" if r.arrivals else "ARRIVEE", rule="seqkit_trip.lone_end_partner")
 
 
 def _other_ends(r: Reading, named: set) -> List[End]:
