@@ -88,6 +88,17 @@ class Words:
         """Some word of `start:end` (clipped to the doc) is one of `words`."""
         return any(w in words for w in self.lower[max(0, start) : max(0, end)])
 
+    def deeds_done(self, lex, start: int = 0, end: Optional[int] = None) -> List[int]:
+        """The positions in `start:end` of words of a deed done (`lex["past_deeds"]`): "été" after
+        "l'", "cet", "en" is the summer ("c'est possible l'été ?"), not "a été"."""
+        deeds, summer = lex["past_deeds"], lex["before_summer"]
+        stop = self.n if end is None else end
+        return [
+            i
+            for i in range(max(0, start), stop)
+            if self.lower[i] in deeds and not (self.lower[i] == "été" and self[i - 1] in summer)
+        ]
+
 
 def words_of(doc: Doc) -> Words:
     """The doc's `Words`, read the first time a pipe asks and kept while the doc lives."""

@@ -153,6 +153,7 @@ def test_trip_not_called_off_keeps_its_ends(nlp, text, marked, departure, arriva
         ("hier je suis allé de Lille à Paris en train, c'était top", [("Lille", "DEPART"), ("Paris", "ARRIVEE")]),
         ("l'an dernier j'ai pris le train de Strasbourg à Colmar", [("Strasbourg", "DEPART"), ("Colmar", "ARRIVEE")]),
         ("mon train de Nancy à Metz hier avait deux heures de retard", [("Nancy", "DEPART"), ("Metz", "ARRIVEE")]),
+        ("Quel bonheur ce fut, l'été dernier, ce train de Nancy à Metz !", [("Nancy", "DEPART"), ("Metz", "ARRIVEE")]),
     ],
 )
 def test_a_trip_told_and_not_asked_for_is_invalid(nlp, text, marked):
@@ -176,6 +177,12 @@ def test_a_trip_told_and_not_asked_for_is_invalid(nlp, text, marked):
         ),
         (
             "la semaine dernière c'était Lyon, demain de Lyon à Dijon",
+            [("Lyon", "DEPART"), ("Dijon", "ARRIVEE")],
+            ("Lyon", "Dijon"),
+        ),
+        # "l'été dernier": the summer, no deed done
+        (
+            "Lyon Dijon en train comme l'été dernier, le samedi 12",
             [("Lyon", "DEPART"), ("Dijon", "ARRIVEE")],
             ("Lyon", "Dijon"),
         ),

@@ -45,10 +45,7 @@ def _from_to(w: Words, first: End, second: End) -> bool:
 def _tells_the_past(w: Words) -> bool:
     """A time gone by or a deed done anywhere in the request; "été" after "l'", "cet", "en" is
     the summer ("c'est possible l'été ?"), not "a été"."""
-    past = LEX["past_deeds"] | LEX["past_times"]
-    return any(
-        word in past and not (word == "été" and w[i - 1] in LEX["before_summer"]) for i, word in enumerate(w.lower)
-    )
+    return w.any_in(0, w.n, LEX["past_times"]) or bool(w.deeds_done(LEX))
 
 
 def _going_from_to(w: Words, free: Ends) -> Optional[Pair]:

@@ -22,8 +22,9 @@ class CalledOff(Qualifier):
                 yield None, "called_off", cue
             return
         lex, seen = self.lex, set(words.lower)
-        if seen & lex["past_times"] and seen & lex["past_deeds"] and not seen & lex["requesting"]:
-            yield None, "told_of_the_past", next(i for i, w in enumerate(words.lower) if w in lex["past_deeds"])
+        deeds = words.deeds_done(lex) if seen & lex["past_times"] and not seen & lex["requesting"] else []
+        if deeds:
+            yield None, "told_of_the_past", deeds[0]
 
     def denied_at(self, words: List[str], i: int) -> int:
         """Where a denied trip ends, its "ne" at `i` ("ne veux pas aller", "n'irai pas", "n'y vais

@@ -58,9 +58,8 @@ class OtherMeans(Qualifier):
         """The sentence of the means at `cue` tells of a time gone by ("il est parti de Marseille en
         bateau", "l'été dernier on avait pris le car")."""
         sentence = self.sentence_of(words, cue)
-        lex = self.lex
-        return any(
-            w in lex["past_deeds"] or w in lex["past_times"] for w in words.lower[sentence.start : sentence.stop]
+        return words.any_in(sentence.start, sentence.stop, self.lex["past_times"]) or bool(
+            words.deeds_done(self.lex, sentence.start, sentence.stop)
         )
 
     def names_a_train(self, words: Sequence[str]) -> bool:
