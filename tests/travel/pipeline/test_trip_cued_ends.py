@@ -234,6 +234,38 @@ def test_no_pair_from_nothing_where_the_trip_is_named_for_what_came_of_it(nlp, t
     assert trip_of(nlp, "un TER Laval – Rennes demain vers 9 h ?", []) == ("Laval", "Rennes")
 
 
+@pytest.mark.parametrize(
+    "text,marked",
+    [
+        ("Le TER Épinal – Nancy a encore été supprimé, mon abonnement sera-t-il remboursé ?", [("Épinal", "DEPART")]),
+        ("j'ai oublié mon écharpe dans le train de Laval au Mans", [("Mans", "ARRIVEE")]),
+        ("retard de 40 min sur le tours poitiers tous les soirs", [("tours", "DEPART")]),
+    ],
+)
+def test_one_end_of_a_line_named_for_what_came_of_it_is_no_trip(nlp, text, marked):
+    """One end read, and the request speaks of what came of a trip and asks for nothing: no step
+    pairs the end with the line's other place."""
+    departure, arrival = trip_of(nlp, text, marked)
+    assert departure is None or arrival is None
+
+
+@pytest.mark.parametrize(
+    "text,marked,expected",
+    [
+        # another train asked for, or a word of a request: the line is the trip
+        (
+            "Le TER Épinal – Nancy est supprimé, le prochain est à quelle heure ?",
+            [("Épinal", "DEPART")],
+            ("Épinal", "Nancy"),
+        ),
+        ("train Laval – Le Mans en retard, il m'en faut un autre", [("Laval", "DEPART")], ("Laval", "Le Mans")),
+        ("retard sur le tours poitiers, je dois y être à 9 h", [("tours", "DEPART")], ("Tours", "Poitiers")),
+    ],
+)
+def test_one_end_of_a_line_beside_a_request_is_paired(nlp, text, marked, expected):
+    assert trip_of(nlp, text, marked) == expected
+
+
 def test_cued_ends_off_reads_no_cue(nlp):
     text = "le train de 16 h 40 entre Mâcon et Tournus"
     assert trip_of(nlp, text, []) == ("Mâcon", "Tournus")

@@ -134,9 +134,19 @@ def first_by_cue(r: Reading) -> Reading:
     return _roles(r, departures, arrivals, r.stops)
 
 
+def _line_talk(r: Reading) -> bool:
+    """The request speaks of what came of a trip or of a line's news (lexicon `after_sales`) and asks
+    for nothing: no word of a request ('?' aside: "mon abonnement sera-t-il remboursé ?"), of
+    another train, or of where one is now ("j'ai raté mon train pour Annecy, je suis toujours à
+    Aix-les-Bains"). One end read is then no trip's: no step pairs it."""
+    seen = set(r.words.lower)
+    asks = (LEX["requesting"] - {"?"}) | LEX["another_train"] | LEX["being"]
+    return bool(seen & LEX["after_sales"]) and not seen & asks
+
+
 @trip_steps.register("pair_beside")
 def pair_beside_end(r: Reading) -> Reading:
-    if r.stops or bool(r.departures) == bool(r.arrivals):
+    if r.stops or bool(r.departures) == bool(r.arrivals) or _line_talk(r):
         return r
     end = (r.departures or r.arrivals)[0]
     pair = pair_beside(r, end, MAX_NAME_TOKENS)
@@ -158,7 +168,7 @@ def lone_end_swapped(r: Reading) -> Reading:
 
 @trip_steps.register("cued_ends")
 def cued_ends(r: Reading) -> Reading:
-    if r.stops or (r.departures and r.arrivals):
+    if r.stops or (r.departures and r.arrivals) or ((r.departures or r.arrivals) and _line_talk(r)):
         return r
     departure = r.departures[0] if r.departures else None
     arrival = r.arrivals[0] if r.arrivals else None
@@ -226,7 +236,7 @@ DEFAULT_STEPS = [
 
 @trip_steps.register("lone_end_partner")
 def lone_end_partner(r: Reading) -> Reading:
-    if r.stops or bool(r.departures) == bool(r.arrivals):
+    if r.stops or bool(r.departures) == bool(r.arrivals) or _line_talk(r):
         return r
     end = (r.departures or r.arrivals)[0]
     others = [e for e in _other_ends(r, {end.name}) if e.place.commune != end.place.commune]
