@@ -340,6 +340,11 @@ def test_trip_value_round_trips_and_compares():
         ),
         # two places compared
         ("Je préfère Dunkerque à Albertville.", [("Dunkerque", "DEPART"), ("Albertville", "ARRIVEE")]),
+        # two places named one each, to choose between
+        (
+            "Deux offres d'emploi, l'une à Brest, l'autre à Vannes, je dois choisir. Je pars de Rennes.",
+            [("Brest", "ARRIVEE"), ("Rennes", "DEPART")],
+        ),
     ],
 )
 def test_trip_an_end_offered_with_an_alternative_is_no_trip(nlp, text, ents):
@@ -361,6 +366,12 @@ def test_trip_an_end_offered_with_an_alternative_is_no_trip(nlp, text, ents):
         # a preference that compares no places
         ("je préfère partir de Lyon à Paris", [("Lyon", "DEPART"), ("Paris", "ARRIVEE")], ("Lyon", "Paris")),
         ("je préfère Lyon à 8h, pour Paris", [("Lyon", "DEPART"), ("Paris", "ARRIVEE")], ("Lyon", "Paris")),
+        # two places named one each and both visited: no choice
+        (
+            "Deux rendez-vous, l'un à Brest le matin et l'autre à Vannes à 15h ; je pars de Rennes.",
+            [("Rennes", "DEPART"), ("Vannes", "ARRIVEE")],
+            ("Rennes", "Vannes"),
+        ),
     ],
 )
 def test_trip_ou_without_an_alternative_place_keeps_the_trip(nlp, text, ents, expected):

@@ -17,9 +17,13 @@ class Alternative(Qualifier):
 
     def process(self, doc: Doc, words: Words, mentions: List[Span]) -> Iterable[Fired]:
         lex = self.lex
+        starts, ends = {m.start for m in mentions}, {m.end for m in mentions}
+        each = self.one_of_each(words, starts)
+        for k, m in enumerate(mentions):
+            if m.start in each:
+                yield k, "one_of_each", each[m.start]
         if not any(w in lex["alternatives"] or w in lex["preferring"] for w in words.lower):
             return
-        starts, ends = {m.start for m in mentions}, {m.end for m in mentions}
         links = lex["alternative_links"]
 
         def names_place(start: int, end: int) -> bool:  # tokens `start:end` name a place, maybe mistyped
@@ -42,6 +46,8 @@ class Alternative(Qualifier):
 
         doubted = self.in_doubt(words, starts)
         for k, m in enumerate(mentions):
+            if m.start in each:
+                continue
             if m.start in doubted:
                 yield k, "in_doubt", doubted[m.start]
                 continue
@@ -60,6 +66,29 @@ class Alternative(Qualifier):
                 and (words[before - 1] == "soit" or place_before(before - 1))
             ):
                 yield k, "alternative", before - 1
+
+    def one_of_each(self, words: Words, starts: Set[int]) -> Dict[int, int]:
+        """The starts of two places named one each in a sentence ("l'un à Quimper, l'autre à
+        Lorient", "un à Vannes et un à Saint-Brieuc") of a request that chooses between them
+        ("choisir", "lequel"), each with its "un" or "autre"."""
+        lex = self.lex
+        if not words.any_in(0, words.n, lex["choosing"] | lex["which_one"]):
+            return {}  # "l'un à Bayeux le matin et l'autre à Saint-Lô à 15 h": both visited
+
+        def named_at(i: int, heads) -> bool:
+            return words[i] in heads and words[i + 1] in lex["locative"] and i + 2 in starts
+
+        found: Dict[int, int] = {}
+        for sentence in self.sentences(words):
+            firsts = [i for i in sentence if named_at(i, lex["one_each"])]
+            for i in firsts:
+                other = next(
+                    (j for j in range(i + 3, sentence.stop) if named_at(j, lex["one_each"] | lex["the_other"])), None
+                )
+                if other is not None:
+                    found.update({i + 2: i, other + 2: other})
+                    break
+        return found
 
     def in_doubt(self, words: Words, starts: Set[int]) -> Dict[int, int]:
         """The positions of the words said after a doubt ("je ne sais pas encore si") up to the last
