@@ -395,6 +395,12 @@ def test_of_several_ends_read_with_one_role_the_one_after_its_cue(nlp):
     assert trip_of(nlp, text, marked) == ("Dax", "Bayonne")
 
 
+def test_a_departure_that_is_the_arrival_gives_way_to_the_next_departure(nlp):
+    text = "Plus aucun train ne s'arrête à Noyon le soir. Je dois rentrer de Compiègne à Noyon mardi."
+    marked = [("à [Noyon] le", "DEPART"), ("Compiègne", "DEPART"), ("à [Noyon] mardi", "ARRIVEE")]
+    assert trip_of(nlp, text, marked) == ("Compiègne", "Noyon")
+
+
 @pytest.mark.parametrize(
     "text,marked,expected",
     [

@@ -131,6 +131,8 @@ def first_by_cue(r: Reading) -> Reading:
     departures, arrivals = cued_first(r.departures, "DEPART"), cued_first(r.arrivals, "ARRIVEE")
     if departures and len(arrivals) > 1 and arrivals[0].name == departures[0].name:
         arrivals = arrivals[1:] + arrivals[:1]  # "je bosse à Grenoble, ... de Grenoble à Valence"
+    elif arrivals and len(departures) > 1 and departures[0].place == arrivals[0].place and not r.stops:
+        departures = departures[1:] + departures[:1]  # "... à Noyon le soir. Je dois rentrer de Compiègne à Noyon"
     return _roles(r, departures, arrivals, r.stops)
 
 
