@@ -340,6 +340,11 @@ def test_trip_value_round_trips_and_compares():
         ),
         # two places compared
         ("Je préfère Dunkerque à Albertville.", [("Dunkerque", "DEPART"), ("Albertville", "ARRIVEE")]),
+        # the two places of "entre X et Y" after a word of choosing
+        (
+            "Nous hésitons entre Royan et La Rochelle pour août. Nous partirions de Tours.",
+            [("La Rochelle", "ARRIVEE"), ("Tours", "DEPART")],
+        ),
         # two places named one each, to choose between
         (
             "Deux offres d'emploi, l'une à Brest, l'autre à Vannes, je dois choisir. Je pars de Rennes.",

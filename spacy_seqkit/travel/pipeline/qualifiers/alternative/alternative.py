@@ -19,9 +19,13 @@ class Alternative(Qualifier):
         lex = self.lex
         starts, ends = {m.start for m in mentions}, {m.end for m in mentions}
         each = self.one_of_each(words, starts)
+        between = self.chosen_between(words, starts)
         for k, m in enumerate(mentions):
             if m.start in each:
                 yield k, "one_of_each", each[m.start]
+            elif m.start in between:
+                yield k, "choice_between", between[m.start]
+        each.update(between)
         if not any(w in lex["alternatives"] or w in lex["preferring"] for w in words.lower):
             return
         links = lex["alternative_links"]
@@ -66,6 +70,20 @@ class Alternative(Qualifier):
                 and (words[before - 1] == "soit" or place_before(before - 1))
             ):
                 yield k, "alternative", before - 1
+
+    def chosen_between(self, words: Words, starts: Set[int]) -> Dict[int, int]:
+        """The starts of the two places of "entre X et Y" within four words of choosing ("nous
+        hésitons entre Royan et La Rochelle"), each with its "entre"."""
+        found: Dict[int, int] = {}
+        for i in range(words.n):
+            if words[i] != "entre" or i + 1 not in starts or not words.any_in(i - 4, i, self.lex["choosing"]):
+                continue
+            other = next(
+                (j + 1 for j in range(i + 2, min(i + 8, words.n)) if words[j] == "et" and j + 1 in starts), None
+            )
+            if other is not None:
+                found.update({i + 1: i, other: i})
+        return found
 
     def one_of_each(self, words: Words, starts: Set[int]) -> Dict[int, int]:
         """The starts of two places named one each in a sentence ("l'un à Quimper, l'autre à
