@@ -99,6 +99,11 @@ class Words:
             if self.lower[i] in deeds and not (self.lower[i] == "été" and self[i - 1] in summer)
         ]
 
+    def tells_the_past(self, lex, start: int = 0, end: Optional[int] = None) -> bool:
+        """`start:end` tells of a time gone by (`lex["past_times"]`) or a deed done (`deeds_done`)."""
+        stop = self.n if end is None else end
+        return self.any_in(start, stop, lex["past_times"]) or bool(self.deeds_done(lex, start, stop))
+
 
 def words_of(doc: Doc) -> Words:
     """The doc's `Words`, read the first time a pipe asks and kept while the doc lives."""

@@ -42,12 +42,6 @@ def _from_to(w: Words, first: End, second: End) -> bool:
     return w[cue_before(w, first.start)] in LEX["from"] and _leads_to(w, first.end, second)
 
 
-def _tells_the_past(w: Words) -> bool:
-    """A time gone by or a deed done anywhere in the request; "été" after "l'", "cet", "en" is
-    the summer ("c'est possible l'été ?"), not "a été"."""
-    return w.any_in(0, w.n, LEX["past_times"]) or bool(w.deeds_done(LEX))
-
-
 def _going_from_to(w: Words, free: Ends) -> Optional[Pair]:
     """Two free places "de" X "à" Y right after a verb of going, or after a train's word, in a
     request that tells of no time gone by; neither set aside by a qualifier (another means' leg,
@@ -65,7 +59,7 @@ def _going_from_to(w: Words, free: Ends) -> Optional[Pair]:
             verb -= 1  # "aller demain de", "partir en train de"
         going = w[verb] in LEX["going_or_leaving"] or w[verb] in LEX["to_go"]
         if going or any(w[i] in LEX["trains"] for i in before):
-            return None if _tells_the_past(w) else (first, second)  # the past: no pair of this request
+            return None if w.tells_the_past(LEX) else (first, second)  # the past: no pair of this request
     return None
 
 

@@ -136,14 +136,17 @@ def first_by_cue(r: Reading) -> Reading:
     return _roles(r, departures, arrivals, r.stops)
 
 
+# What asks for something beside after-sales words (`_line_talk`).
+_ASKING = (LEX["requesting"] - {"?"}) | LEX["another_train"] | LEX["being"]
+
+
 def _line_talk(r: Reading) -> bool:
     """The request speaks of what came of a trip or of a line's news (lexicon `after_sales`) and asks
     for nothing: no word of a request ('?' aside: "mon abonnement sera-t-il remboursé ?"), of
     another train, or of where one is now ("j'ai raté mon train pour Annecy, je suis toujours à
     Aix-les-Bains"). One end read is then no trip's: no step pairs it."""
-    seen = set(r.words.lower)
-    asks = (LEX["requesting"] - {"?"}) | LEX["another_train"] | LEX["being"]
-    return bool(seen & LEX["after_sales"]) and not seen & asks
+    w = r.words
+    return w.any_in(0, w.n, LEX["after_sales"]) and not w.any_in(0, w.n, _ASKING)
 
 
 @trip_steps.register("pair_beside")

@@ -15,17 +15,24 @@ class Alternative(Qualifier):
     attr = "alternative"
     folder = Path(__file__).parent
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        lex = self.lex
+        self.choosing = lex["choosing"] | lex["which_one"]  # a request choosing between places
+        self.second_of_each = lex["one_each"] | lex["the_other"]
+
     def process(self, doc: Doc, words: Words, mentions: List[Span]) -> Iterable[Fired]:
         lex = self.lex
         starts, ends = {m.start for m in mentions}, {m.end for m in mentions}
-        each = self.one_of_each(words, starts)
-        between = self.chosen_between(words, starts)
+        chooses = words.any_in(0, words.n, self.choosing)
+        each = self.one_of_each(words, starts) if chooses else {}
+        between = self.chosen_between(words, starts) if chooses else {}
         for k, m in enumerate(mentions):
             if m.start in each:
                 yield k, "one_of_each", each[m.start]
             elif m.start in between:
                 yield k, "choice_between", between[m.start]
-        each.update(between)
+        chosen = each.keys() | between.keys()
         if not any(w in lex["alternatives"] or w in lex["preferring"] for w in words.lower):
             return
         links = lex["alternative_links"]
@@ -50,7 +57,7 @@ class Alternative(Qualifier):
 
         doubted = self.in_doubt(words, starts)
         for k, m in enumerate(mentions):
-            if m.start in each:
+            if m.start in chosen:
                 continue
             if m.start in doubted:
                 yield k, "in_doubt", doubted[m.start]
@@ -87,11 +94,10 @@ class Alternative(Qualifier):
 
     def one_of_each(self, words: Words, starts: Set[int]) -> Dict[int, int]:
         """The starts of two places named one each in a sentence ("l'un à Quimper, l'autre à
-        Lorient", "un à Vannes et un à Saint-Brieuc") of a request that chooses between them
-        ("choisir", "lequel"), each with its "un" or "autre"."""
+        Lorient", "un à Vannes et un à Saint-Brieuc"), each with its "un" or "autre"; read only in a
+        request that chooses between places ("choisir", "lequel": `process`), not where both are
+        visited ("l'un à Bayeux le matin et l'autre à Saint-Lô à 15 h")."""
         lex = self.lex
-        if not words.any_in(0, words.n, lex["choosing"] | lex["which_one"]):
-            return {}  # "l'un à Bayeux le matin et l'autre à Saint-Lô à 15 h": both visited
 
         def named_at(i: int, heads) -> bool:
             return words[i] in heads and words[i + 1] in lex["locative"] and i + 2 in starts
@@ -100,9 +106,7 @@ class Alternative(Qualifier):
         for sentence in self.sentences(words):
             firsts = [i for i in sentence if named_at(i, lex["one_each"])]
             for i in firsts:
-                other = next(
-                    (j for j in range(i + 3, sentence.stop) if named_at(j, lex["one_each"] | lex["the_other"])), None
-                )
+                other = next((j for j in range(i + 3, sentence.stop) if named_at(j, self.second_of_each)), None)
                 if other is not None:
                     found.update({i + 2: i, other + 2: other})
                     break

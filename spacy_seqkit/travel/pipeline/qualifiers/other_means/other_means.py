@@ -58,9 +58,7 @@ class OtherMeans(Qualifier):
         """The sentence of the means at `cue` tells of a time gone by ("il est parti de Marseille en
         bateau", "l'été dernier on avait pris le car")."""
         sentence = self.sentence_of(words, cue)
-        return words.any_in(sentence.start, sentence.stop, self.lex["past_times"]) or bool(
-            words.deeds_done(self.lex, sentence.start, sentence.stop)
-        )
+        return words.tells_the_past(self.lex, sentence.start, sentence.stop)
 
     def names_a_train(self, words: Sequence[str]) -> bool:
         """A train word, not the "en train de" of an action in progress, nor a train ruled out,
