@@ -22,14 +22,19 @@ _word_key = functools.lru_cache(maxsize=1 << 16)(normalise)
 NAMED_PLACE_POPULATION = 1000
 
 
+# What may stand between the words of one name: dashes, apostrophes, dots ("Saint - Malo", "St. Malo").
+_NAME_JOINERS = frozenset("-‐‑–—'’.")
+
+
 @functools.lru_cache(maxsize=1 << 16)
-def _word_run(min_population: int, word: str) -> Tuple[str, int, int]:
+def _word_run(min_population: int, word: str) -> Tuple[str, int, int, bool]:
     """What `_spans` reads of one typed word: its key, how many words the key holds (a word may
-    normalise to several: "Saint-Malo") and how many words the longest key of the index starting
-    with its first word holds (0: no key starts there)."""
+    normalise to several: "Saint-Malo"), how many words the longest key of the index starting
+    with its first word holds (0: no key starts there), and whether it ends a whole name: a
+    word with no key that is no dash, apostrophe or dot ("Albi, ville rouge" is no Albi Ville)."""
     key = _word_key(word)
     longest = load_index(min_population).head_words.get(key.split(" ", 1)[0], 0) if key else 0
-    return key, len(key.split()), longest
+    return key, len(key.split()), longest, not key and not set(word) <= _NAME_JOINERS
 
 
 @functools.lru_cache(maxsize=1)
@@ -172,28 +177,29 @@ class FrenchPlaces:
     def _first_run(self, words: Tuple[str, ...], max_words: int) -> Optional[int]:
         if not words:
             return None
-        keys, sizes, longest = self._word_keys(words)
-        end = self._run_end(keys, sizes, longest, 0, max_words, True)
-        if end is None or self._longer_inside(keys, sizes, longest, 0, end, max_words) is not None:
+        keys, sizes, longest, breaks = self._word_keys(words)
+        end = self._run_end(keys, sizes, longest, breaks, 0, max_words, True)
+        if end is None or self._longer_inside(keys, sizes, longest, breaks, 0, end, max_words) is not None:
             return None
         return end
 
-    def _word_keys(self, words: Sequence[str]) -> Tuple[List[str], List[int], List[int]]:
-        """`_word_run` of each word, as three lists: keys, their sizes, the longest keys' sizes."""
+    def _word_keys(self, words: Sequence[str]) -> Tuple[List[str], List[int], List[int], List[bool]]:
+        """`_word_run` of each word, as four lists: keys, their sizes, the longest keys' sizes,
+        the words that end a whole name."""
         population = self.min_population
         runs = [_word_run(population, w) for w in words]
-        return [r[0] for r in runs], [r[1] for r in runs], [r[2] for r in runs]
+        return [r[0] for r in runs], [r[1] for r in runs], [r[2] for r in runs], [r[3] for r in runs]
 
     def _spans(self, words: List[str], max_words: int, whole: bool) -> List[Tuple[int, int]]:
-        keys, sizes, longest = self._word_keys(words)
+        keys, sizes, longest, breaks = self._word_keys(words)
         spans, start, n = [], 0, len(words)
         while start < n:
-            end = self._run_end(keys, sizes, longest, start, max_words, whole)
+            end = self._run_end(keys, sizes, longest, breaks, start, max_words, whole)
             if end is None:
                 start += 1
                 continue
             if whole:  # a longer run starting inside this one and ending after it
-                inner = self._longer_inside(keys, sizes, longest, start, end, max_words)
+                inner = self._longer_inside(keys, sizes, longest, breaks, start, end, max_words)
                 if inner is not None:
                     start, end = inner
             spans.append((start, end))
@@ -201,26 +207,40 @@ class FrenchPlaces:
         return spans
 
     def _longer_inside(
-        self, keys: List[str], sizes: List[int], longest: List[int], start: int, end: int, max_words: int
+        self,
+        keys: List[str],
+        sizes: List[int],
+        longest: List[int],
+        breaks: List[bool],
+        start: int,
+        end: int,
+        max_words: int,
     ) -> Optional[Tuple[int, int]]:
         """The first run starting inside [start, end) that ends after it and is longer."""
         for inner in range(start + 1, end):
-            inner_end = self._run_end(keys, sizes, longest, inner, max_words, True)
+            inner_end = self._run_end(keys, sizes, longest, breaks, inner, max_words, True)
             if inner_end is not None and inner_end > end and inner_end - inner > end - start:
                 return inner, inner_end
         return None
 
     def _run_end(
-        self, keys: List[str], sizes: List[int], longest: List[int], start: int, max_words: int, whole: bool
+        self,
+        keys: List[str],
+        sizes: List[int],
+        longest: List[int],
+        breaks: List[bool],
+        start: int,
+        max_words: int,
+        whole: bool,
     ) -> Optional[int]:
         """The end of the longest run from `start` that spells a place name (`_spans`)."""
         most = longest[start]
         if not most:
             return None
-        # (With `whole`, punctuation has no key and counts for no word: "La
-        # Bastide-Saint-Laurent-les-Bains".)
+        # (With `whole`, a dash or an apostrophe has no key and counts for no word: "La
+        # Bastide-Saint-Laurent-les-Bains"; other punctuation ends the name: "Albi, ville".)
         last, count, taken, n = start, 0, 0, len(keys)
-        while last < n and taken < max_words and count + sizes[last] <= most:
+        while last < n and taken < max_words and count + sizes[last] <= most and not (whole and breaks[last]):
             count += sizes[last]
             if keys[last] or not whole:
                 taken += 1

@@ -462,6 +462,11 @@ def test_a_station_name_is_never_split_by_the_place_marker(gaz, typed):
         ("dans le saint aubin des ormeaux", ["Saint-Aubin-des-Ormeaux"]),
         # and the gare de Lyon stays Paris's where nothing longer follows
         ("de la gare de Lyon à Dijon", ["Paris Gare de Lyon", "Dijon"]),
+        # a comma ends a name: a town and its description are no station's name
+        ("de gagner Albi, ville des peintres", ["Albi"]),
+        ("à Lille, Europe oblige", ["Lille"]),
+        # a dot does not ("St. Malo", a generated typo "Cergy.. Saint-Christophe")
+        ("de Cergy.. Saint-Christophe", ["Cergy Saint-Christophe"]),
     ],
 )
 def test_name_spans_read_whole_names(gaz, text, names):
@@ -478,6 +483,7 @@ def test_name_spans_read_whole_names(gaz, text, names):
         "Marne la Vallée Chessy puis Lille",
         "tours orange vers mer",
         "de Mende à La Bastide-Saint-Laurent-les-Bains",
+        "gagner Albi, ville rouge",
         "",
     ],
 )
