@@ -10,6 +10,7 @@ from typing import Dict, FrozenSet, List, Optional, Tuple
 from .index import COMPOUND_HEAD, MIN_WORD_PLACE_POPULATION, Entry, NameIndex, load_index, shipped_data
 from .names import (
     ARTICLE,
+    COUNTRIES,
     FOREIGN_PLACES,
     TRAILING_DEPARTEMENT,
     TYPE_PREFIX,
@@ -46,7 +47,13 @@ def resolve_cached(min_population: int, ordinary_words: FrozenSet[str], text: st
     # An exact commune name is itself, unless a station alias ("Saint-Charles") or a much
     # bigger town's short form ("Clermont") has its key: not the start of a longer name a
     # station serves ("Saint-Gervais" is Saint-Gervais, "saint gervais" Saint-Gervais-les-Bains).
-    if text in index.populations and key not in TYPE_WORDS and (entry is None or entry.rank in (1, 2, COMPOUND_HEAD)):
+    # A country is the country: "vers la Suisse" is not Suisse (Moselle, 94 inhabitants).
+    if (
+        text in index.populations
+        and key not in TYPE_WORDS
+        and key not in COUNTRIES
+        and (entry is None or entry.rank in (1, 2, COMPOUND_HEAD))
+    ):
         return Entry(text, index.populations[text], 1, True, shipped_data().codes.get(text, ""))
     lowercase = text == text.lower()
     for candidate in candidate_keys(key):

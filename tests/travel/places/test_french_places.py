@@ -497,6 +497,13 @@ def test_first_run_is_the_run_name_spans_reads_first_from_every_word(gaz, text):
             assert gaz.first_run(words[start:], max_words) == expected, (words[start:], max_words)
 
 
+@pytest.mark.parametrize("country", ["Suisse", "suisse", "la Suisse", "Argentine"])
+def test_a_country_is_no_commune_of_its_name(gaz, country):
+    """Suisse (Moselle, 94 inhabitants) and Argentine (Savoie) are villages no station serves:
+    "vers la Suisse" names the country, never them."""
+    assert gaz.resolve(country) is None and gaz.place(country) is None
+
+
 def test_a_commune_place_carries_its_codes_and_stations(gaz):
     place = gaz.place("marseile")
     assert (place.kind, place.name, place.insee, place.commune) == ("commune", "Marseille", "13055", "Marseille")
