@@ -167,6 +167,10 @@ TRAINS = [
     # a means said aside, in a clause naming no place, the trip asked for by a verb of going
     "Pour notre baptême en hélicoptère, nous allons de Nantes à Rennes samedi.",
     "il faudra le bateau après... mais d'abord je vais de Nantes à Rennes, mercredi",
+    # ... or by a fare or a ticket
+    "Je voudrais un aller simple Nantes → Rennes le 14, nos affaires sont déjà parties en camion.",
+    "Nous ferons une balade en bateau samedi, il nous faut deux billets de Nantes à Rennes.",
+    "deux allers-retours Nantes Rennes, la suite du voyage en car",
 ]
 
 

@@ -144,7 +144,7 @@ class OtherMeans(Qualifier):
         if not clauses or self.names_a_train(words):
             return legs
         then, returns, onward = self.lex["then"], self.lex["returns"], self.lex["onward"]
-        going = any(w in self.lex["going_or_leaving"] for i, w in enumerate(words) if i not in legs)
+        going = any(self.asks_to_go(words, i) for i in range(len(words)) if i not in legs)
         other_legs = all(
             (s > 0 and words[s - 1] in then)
             or any(w in onward for w in words[s : s + 3])
@@ -154,8 +154,17 @@ class OtherMeans(Qualifier):
         )
         return legs if other_legs and len([i for i in starts if i not in legs]) >= 2 else None
 
+    def asks_to_go(self, words: Sequence[str], i: int) -> bool:
+        """Word `i` asks for a trip: a verb of going, a ticket ("billets", "réserver"), a fare
+        ("un aller simple", "deux allers-retours")."""
+        word, lex = words[i], self.lex
+        if word in lex["going_or_leaving"] or word in lex["ticket_words"]:
+            return True
+        before = words[i - 2 : i] if i > 1 and words[i - 1] == "-" else words[i - 1 : i]
+        return word in lex["fares"] and bool(before) and before[0] in lex["fares_after"]
+
     def aside(self, clause: Sequence[str], names_a_place: bool) -> bool:
-        """A clause by another means said aside from a trip a verb of going asks for elsewhere: it
+        """A clause by another means said aside from a trip asked for elsewhere (`asks_to_go`): it
         names no place, nor the means as the trip's manner ("..., en covoiturage"), taken ("..., je
         prendrai le bus") or asked about ("..., il y a un car ?"): 'Pour notre vol en montgolfière,
         je pars de Paris Est vers Metz', 'il faudra le bateau après... mais d'abord je vais de
