@@ -128,6 +128,17 @@ def trip_of(nlp, text, marked):
             [("meuse tgv", "DEPART"), ("paris", "ARRIVEE")],
             ("Meuse TGV", (), "Paris Est"),
         ),
+        # before an arrow or a class
+        (
+            "aller : paris est → metz jeudi",
+            [("paris", "DEPART"), ("metz", "ARRIVEE")],
+            ("Paris Est", (), "Metz"),
+        ),
+        (
+            "billet reims vers paris est 1ère cl mercredi",
+            [("reims", "DEPART"), ("paris", "ARRIVEE")],
+            ("Reims", (), "Paris Est"),
+        ),
         # and after "l'", whatever follows: "gare de l'est" is no verb
         (
             "un train pour paris gare de l'est partant d'angers saint-laud",
