@@ -414,6 +414,17 @@ def test_a_departure_that_is_the_arrival_gives_way_to_the_next_departure(nlp):
             [("Rennes", "DEPART"), ("Brest", "ARRIVEE"), ("Saint-Brieuc", "ARRIVEE")],
             ("Rennes", ["Saint-Brieuc"], "Brest"),
         ),
+        # "via", "passer par"
+        (
+            "tgv lille bordeaux annulé, je peux le faire via paris montparnasse ?",
+            [("lille", "DEPART"), ("bordeaux", "ARRIVEE"), ("paris montparnasse", "ARRIVEE")],
+            ("Lille", ["Paris Montparnasse"], "Bordeaux"),
+        ),
+        (
+            "De Metz à Colmar, je peux passer par Nancy ?",
+            [("Metz", "DEPART"), ("Colmar", "ARRIVEE"), ("Nancy", "ARRIVEE")],
+            ("Metz", ["Nancy"], "Colmar"),
+        ),
         # a stop's word in another clause says nothing of the place
         (
             "je pars de Vannes, changement de programme : Lorient",
