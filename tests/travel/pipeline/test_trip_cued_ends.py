@@ -405,6 +405,25 @@ def test_a_departure_that_is_the_arrival_gives_way_to_the_next_departure(nlp):
     "text,marked,expected",
     [
         (
+            "Je commence mardi à Lyon et je termine jeudi à Besançon ; entre les deux, mercredi à Bourg-en-Bresse.",
+            [("Lyon", "DEPART"), ("Besançon", "ARRIVEE"), ("Bourg-en-Bresse", "ARRIVEE")],
+            ("Lyon", ["Bourg-en-Bresse"], "Besançon"),
+        ),
+        (
+            "Rendez-vous à Fontainebleau puis à Montereau ; je pars de Melun et je finis la journée à Sens.",
+            [("Fontainebleau", "ARRIVEE"), ("Montereau", "ARRIVEE"), ("Melun", "DEPART"), ("Sens", "ARRIVEE")],
+            ("Melun", ["Fontainebleau", "Montereau-Fault-Yonne"], "Sens"),
+        ),
+    ],
+)
+def test_of_chained_arrivals_the_one_after_a_word_of_finishing_is_the_arrival(nlp, text, marked, expected):
+    assert trip_with_steps(nlp, text, marked) == expected
+
+
+@pytest.mark.parametrize(
+    "text,marked,expected",
+    [
+        (
             "de Metz à Colmar avec un arrêt chez ma tante à Nancy",
             [("Metz", "DEPART"), ("Colmar", "ARRIVEE"), ("Nancy", "ARRIVEE")],
             ("Metz", ["Nancy"], "Colmar"),

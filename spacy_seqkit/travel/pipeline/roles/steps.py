@@ -74,10 +74,15 @@ def ends_by_role(r: Reading) -> Reading:
 def _after_a_stop_cue(w: Words, end: End) -> bool:
     """A stop's word in the seven words before `end`, in its clause: "un arrêt chez les grands-parents
     à Aix-les-Bains", "changement à Paris"."""
+    return _after_a_cue(w, end, LEX["stop_cues"])
+
+
+def _after_a_cue(w: Words, end: End, cues) -> bool:
+    """One of `cues` in the seven words before `end`, in its clause."""
     for i in range(end.start - 1, max(-1, end.start - 8), -1):
         if w[i] in LEX["clause_ends"]:
             return False
-        if w[i] in LEX["stop_cues"]:
+        if w[i] in cues:
             return True
     return False
 
@@ -121,6 +126,9 @@ def stops_as_ends(r: Reading) -> Reading:
 @trip_steps.register("chain")
 def chain(r: Reading) -> Reading:
     if r.departures and len(r.arrivals) >= 2 and not r.stops:
+        last = [a for a in r.arrivals if _after_a_cue(r.words, a, LEX["finishing"])]
+        if len(last) == 1:  # "je termine jeudi a besancon ; entre les deux, mercredi a bourg en bresse"
+            return replace(r, stops=tuple(a for a in r.arrivals if a is not last[0]), arrivals=tuple(last))
         if r.departures[0] is r.read[0] or then_chained(r.arrivals):
             return replace(r, stops=r.arrivals[:-1], arrivals=r.arrivals[-1:])
     return r
