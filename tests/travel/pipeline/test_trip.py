@@ -430,6 +430,8 @@ def test_trip_long_mention_is_read_in_linear_time():
         ("Hi, I need a train from Paris to Lyon tomorrow morning", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")]),
         ("Quiero ir de Paris a Lyon mañana", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")]),
         ("Ich möchte von Paris nach Lyon fahren", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")]),
+        # the sentence of the ends, with too few French words, counts for nothing alone
+        ("Next train Lille Tourcoing? Thanks", [("Lille", "DEPART"), ("Tourcoing", "ARRIVEE")]),
     ],
 )
 def test_trip_a_request_in_another_language_is_invalid(nlp, text, ents):
@@ -439,6 +441,10 @@ def test_trip_a_request_in_another_language_is_invalid(nlp, text, ents):
 
 def test_trip_french_requests_with_english_words_stay_trips(nlp):
     text = "Hello, je veux un train de Paris à Lyon demain, thanks"
+    trip = read(nlp, with_ents(nlp, text, [("Paris", "DEPART"), ("Lyon", "ARRIVEE")]))._.trip
+    assert (trip["departure"], trip["arrival"]) == ("Paris", "Lyon")
+    # a trip asked in a French sentence among English ones: the sentence of the ends says
+    text = "Hello, I need help please. Je cherche un train de Paris à Lyon le 14. Sorry, my French is not very good."
     trip = read(nlp, with_ents(nlp, text, [("Paris", "DEPART"), ("Lyon", "ARRIVEE")]))._.trip
     assert (trip["departure"], trip["arrival"]) == ("Paris", "Lyon")
     nlp2 = reading(without=("seqkit_language",))

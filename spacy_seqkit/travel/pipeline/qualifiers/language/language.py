@@ -7,6 +7,7 @@ from typing import Dict, Iterable, List
 from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span
 
+from ...base import PLACE
 from ...words import Words
 from ..base import Fired, Qualifier
 
@@ -27,12 +28,25 @@ class LanguageQualifier(Qualifier):
         }
 
     def process(self, doc: Doc, words: Words, mentions: List[Span]) -> Iterable[Fired]:
-        counts = dict.fromkeys(self.languages, 0)
-        for key in doc.to_array("LOWER").tolist():
-            lang = self.language_of.get(key)
-            if lang is not None:
-                counts[lang] += 1
+        keys = doc.to_array("LOWER").tolist()
+        # The sentences that name the ends the recognizer read, where they are written in French:
+        # a request asked in French among words of another language ("Hello, I need help. Je
+        # cherche un train de Lille à Strasbourg. Sorry my French...") is French.
+        ends = {m.start for m in mentions if m.label_ != PLACE}
+        read = [i for s in self.sentences(words) if any(i in s for i in ends) for i in s]
+        counts = self.counts(keys, read)
+        if counts["fr"] < 2 or max(counts.values()) > counts["fr"]:
+            counts = self.counts(keys, range(len(keys)))
         french = counts.pop("fr")
         best = max(counts, key=lambda lang: counts[lang])
         if counts[best] >= 2 and counts[best] > french:
             yield None, best, None
+
+    def counts(self, keys: List[int], positions: Iterable[int]) -> Dict[str, int]:
+        """The function words of each language at `positions` of a doc's LOWER `keys`."""
+        counts = dict.fromkeys(self.languages, 0)
+        for i in positions:
+            lang = self.language_of.get(keys[i])
+            if lang is not None:
+                counts[lang] += 1
+        return counts
