@@ -70,6 +70,13 @@ KEPT = [
         "Lyon",
         "Paris",
     ),
+    # a ticket cancelled, and the trip it is moved to
+    (
+        "pouvez-vous transférer mon billet de ce matin, annulé par la grève, sur le train de Brest à Rennes ?",
+        [("Brest", "DEPART"), ("Rennes", "ARRIVEE")],
+        "Brest",
+        "Rennes",
+    ),
     # a train asked for anew, before or after the cancellation
     (
         "Pouvez-vous m'indiquer un train de Tours à Poitiers ce soir ? Le mien a été annulé.",

@@ -97,7 +97,7 @@ class CalledOff(Qualifier):
         for i, word in enumerate(words):
             if word in lex["not"]:
                 end = self.denied_at(words, i)
-            elif word in lex["cancelling"] and not any(w in lex["trains"] for w in words[max(0, i - 6) : i]):
+            elif word in lex["cancelling"] and not any(w in lex["cancelled_things"] for w in words[max(0, i - 6) : i]):
                 if self.another_asked(words):
                     continue  # "le 7h34 a l'air annulé, il y en a un autre ?"
                 end = i + 1
