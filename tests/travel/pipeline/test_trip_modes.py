@@ -55,6 +55,7 @@ OTHER_MODES = [
     "je cherche des vols Biarritz Lille pas chers",
     "vol Biarritz Lille demain",
     "covoiturage Nantes Rennes samedi",
+    "mon cousin veut rejoindre Rennes depuis Nantes en camping-car",  # a compound the tokenizer splits
     "de Nantes à Rennes à pied, combien de temps ?",
     "y a un bus de Nantes à Rennes ce soir ?",
     "je prends ma voiture pour aller de Nantes à Rennes",
