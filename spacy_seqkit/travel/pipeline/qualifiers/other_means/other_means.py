@@ -100,6 +100,8 @@ class OtherMeans(Qualifier):
             around = words[max(0, i - 2) : i]
             if any(w in lex["possessives"] or w in lex["catching"] for w in around):
                 return False
+            if around[:1] == ["pour"] and around[-1] in lex["determiners"]:
+                return False  # "revenir avant 18h pour le bateau"
             if any(w in lex["arriving_by"] for w in words[max(0, i - 3) : i]):
                 return False  # "j'arrive avec le bateau de croisière ... aller du Havre à Paris"
             if len(around) == 2 and around[0] in lex["having"] and words[i - 3 : i - 2] != ["y"]:
