@@ -69,7 +69,10 @@ class DaskBackend:
                     threads_per_worker=1,
                     processes=True,
                     dashboard_address=":0",
-                    silence_logs=logging.ERROR,
+                    # Not even the errors a worker logs when the cluster closes under it ("Failed
+                    # to communicate with scheduler during heartbeat", a race of the shutdown): a
+                    # task's own error reaches the client and `resolve` reports it.
+                    silence_logs=logging.CRITICAL,
                 )
         try:
             self.client = distributed.Client(self.cluster or address, timeout="30s")
