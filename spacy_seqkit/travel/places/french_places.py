@@ -4,7 +4,7 @@ words spell a place, what is known to be no place; and, for the corpus, populati
 stations, départements and the forms people type."""
 
 import functools
-from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, List, NamedTuple, Optional, Sequence, Tuple
 
 from .communes import Commune, read_communes, read_departements
 from .index import CITY_ALIASES, MIN_WORD_PLACE_POPULATION, Entry, NameIndex, load_index, shipped_data, short_form
@@ -24,6 +24,15 @@ NAMED_PLACE_POPULATION = 1000
 
 # What may stand between the words of one name: dashes, apostrophes, dots ("Saint - Malo", "St. Malo").
 _NAME_JOINERS = frozenset("-‐‑–—'’.")
+
+
+class _WordRuns(NamedTuple):
+    """`_word_run` of each word of a text, as four lists (`FrenchPlaces._word_keys`)."""
+
+    keys: List[str]
+    sizes: List[int]
+    longest: List[int]
+    breaks: List[bool]
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -177,63 +186,46 @@ class FrenchPlaces:
     def _first_run(self, words: Tuple[str, ...], max_words: int) -> Optional[int]:
         if not words:
             return None
-        keys, sizes, longest, breaks = self._word_keys(words)
-        end = self._run_end(keys, sizes, longest, breaks, 0, max_words, True)
-        if end is None or self._longer_inside(keys, sizes, longest, breaks, 0, end, max_words) is not None:
+        runs = self._word_keys(words)
+        end = self._run_end(runs, 0, max_words, True)
+        if end is None or self._longer_inside(runs, 0, end, max_words) is not None:
             return None
         return end
 
-    def _word_keys(self, words: Sequence[str]) -> Tuple[List[str], List[int], List[int], List[bool]]:
+    def _word_keys(self, words: Sequence[str]) -> _WordRuns:
         """`_word_run` of each word, as four lists: keys, their sizes, the longest keys' sizes,
         the words that end a whole name."""
         population = self.min_population
         runs = [_word_run(population, w) for w in words]
-        return [r[0] for r in runs], [r[1] for r in runs], [r[2] for r in runs], [r[3] for r in runs]
+        return _WordRuns([r[0] for r in runs], [r[1] for r in runs], [r[2] for r in runs], [r[3] for r in runs])
 
     def _spans(self, words: List[str], max_words: int, whole: bool) -> List[Tuple[int, int]]:
-        keys, sizes, longest, breaks = self._word_keys(words)
+        runs = self._word_keys(words)
         spans, start, n = [], 0, len(words)
         while start < n:
-            end = self._run_end(keys, sizes, longest, breaks, start, max_words, whole)
+            end = self._run_end(runs, start, max_words, whole)
             if end is None:
                 start += 1
                 continue
             if whole:  # a longer run starting inside this one and ending after it
-                inner = self._longer_inside(keys, sizes, longest, breaks, start, end, max_words)
+                inner = self._longer_inside(runs, start, end, max_words)
                 if inner is not None:
                     start, end = inner
             spans.append((start, end))
             start = end
         return spans
 
-    def _longer_inside(
-        self,
-        keys: List[str],
-        sizes: List[int],
-        longest: List[int],
-        breaks: List[bool],
-        start: int,
-        end: int,
-        max_words: int,
-    ) -> Optional[Tuple[int, int]]:
+    def _longer_inside(self, runs: _WordRuns, start: int, end: int, max_words: int) -> Optional[Tuple[int, int]]:
         """The first run starting inside [start, end) that ends after it and is longer."""
         for inner in range(start + 1, end):
-            inner_end = self._run_end(keys, sizes, longest, breaks, inner, max_words, True)
+            inner_end = self._run_end(runs, inner, max_words, True)
             if inner_end is not None and inner_end > end and inner_end - inner > end - start:
                 return inner, inner_end
         return None
 
-    def _run_end(
-        self,
-        keys: List[str],
-        sizes: List[int],
-        longest: List[int],
-        breaks: List[bool],
-        start: int,
-        max_words: int,
-        whole: bool,
-    ) -> Optional[int]:
+    def _run_end(self, runs: _WordRuns, start: int, max_words: int, whole: bool) -> Optional[int]:
         """The end of the longest run from `start` that spells a place name (`_spans`)."""
+        keys, sizes, longest, breaks = runs
         most = longest[start]
         if not most:
             return None
@@ -247,15 +239,15 @@ class FrenchPlaces:
             last += 1
         by_key = self._index.by_key
         # The key of each run from `start`, word by word (a key-less word adds nothing).
-        runs, key = [], ""
+        run_keys, key = [], ""
         for k in keys[start:last]:
             if k:
                 key = f"{key} {k}" if key else k
-            runs.append(key)
+            run_keys.append(key)
         for end in range(last, start, -1):
             if not keys[end - 1]:
                 continue
-            key = runs[end - 1 - start]
+            key = run_keys[end - 1 - start]
             entry = by_key.get(key)
             if entry is None or ARTICLE.sub("", key) in TYPE_WORDS:
                 continue

@@ -150,6 +150,7 @@ TRAINS = [
     "de Libourne à Figeac le 3 pour attraper le ferry de 18h",
     "J'arrive en avion à Nantes le 3 au matin et je dois être à Rennes le soir.",  # arriving by it
     "Je vais à Rennes pour le ferry de 18h ; je partirai de Nantes.",  # going for it
+    "- car je dois aller de Nantes à Rennes pour le camping",  # "car" after a dash that joins nothing
     "j'ai raté le bus, il me faut Nantes Rennes ce soir",
     "de Nantes à Rennes avec une escale, comme en avion",
     # a landing that is the journey's other leg

@@ -33,7 +33,7 @@ class LanguageQualifier(Qualifier):
         # a request asked in French among words of another language ("Hello, I need help. Je
         # cherche un train de Lille à Strasbourg. Sorry my French...") is French.
         ends = {m.start for m in mentions if m.label_ != PLACE}
-        read = [i for s in self.sentences(words) if any(i in s for i in ends) for i in s]
+        read = [i for sentence in self.sentences(words) if any(e in sentence for e in ends) for i in sentence]
         counts = self.counts(keys, read)
         if counts["fr"] < 2 or max(counts.values()) > counts["fr"]:
             counts = self.counts(keys, range(len(keys)))

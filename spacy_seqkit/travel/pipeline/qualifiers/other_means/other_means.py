@@ -110,7 +110,9 @@ class OtherMeans(Qualifier):
                 return False  # left: "je débarque du ferry"
         if word in lex["flying"]:
             return before not in lex["made"]  # not "je me suis fait voler mon billet"
-        if word in lex["other_means_words"] or (before == "-" and f"{words[i - 2]}-{word}" in lex["other_means_words"]):
+        if word in lex["other_means_words"] or (
+            i > 1 and before == "-" and f"{words[i - 2]}-{word}" in lex["other_means_words"]
+        ):
             return True  # a word, or the end of a compound the tokenizer split: "camping - car"
         if word in lex["after_determiner"]:  # or a flight search's first word: "vol Paris Ajaccio"
             return before in lex["determiners"] or (i == 0 and word == "vol")
