@@ -162,6 +162,9 @@ TRAINS = [
     "Quand j'étais jeune, je montais à Rennes en stop. Je vais de Nantes à Rennes jeudi.",
     # a means out of use
     "Ma voiture est en panne. Je vais de Nantes à Rennes demain, vous avez quelque chose ?",
+    # ... or full, or parked
+    "un aller Nantes Rennes svp, le covoit est complet",
+    "Trajet Nantes → Rennes demain : je dois garer ma voiture à Nantes toute la journée, c'est gratuit ?",
     # what goes on from the arrival by another means
     "Nous partirons de Nantes pour Rennes, où nous prendrons un car pour le château.",
     # "en train de" before a place is the train, not an action in progress ("en train de chercher")

@@ -9,7 +9,8 @@ comment" → Avignon, "Metz - Paris" → Metz, Paris; "samedi" → none. Then ev
 that spells a known place exactly, and a word typed with a slip right after a place's cue
 ("depuis amien"): the places the recognizer did not mark, but for everyday words after an
 article, in lowercase, that name a village no station serves ("à la montagne"). A person named
-like a town ("Mme Laval", "ma sœur Nancy") is no mention at all."""
+like a town ("Mme Laval", "ma sœur Nancy") is no mention at all, nor are two towns' teams in a
+match ("Lens contre Lille", `matches.py`)."""
 
 from typing import Dict, List, Optional, Set, Tuple
 
@@ -24,6 +25,7 @@ from ..extensions import install_extensions
 from ..lexicon import lexicon
 from ..words import ShoutingText, Words, capital_of_the_sentence, cue_before, looks_like_name, words_of
 from .landmarks import without_landmarks
+from .matches import match_sides
 from .names import MAX_NAME_TOKENS, run_together, with_contracted_article
 from .station_names import ends_a_station_name, join_station_names
 
@@ -101,8 +103,9 @@ class PlaceMentions(ReadingPipe):
             learned = {(s.start, s.end): s.label_ for s in doc.spans[self.roles_key] if s.label_ in LABELS}
             taken |= {i for span, _ in free for i in range(span.start, span.end)}
             found = self.with_learned_roles(doc, found, learned) + self.learned_ends(doc, learned, taken)
-        found = [(s, p) for s, p in found if not named_person(words, s.start)]
-        return sorted(found, key=lambda f: f[0].start), landmark
+        found = sorted(((s, p) for s, p in found if not named_person(words, s.start)), key=lambda f: f[0].start)
+        teams = match_sides(words, [(s.start, s.end) for s, _ in found])
+        return [(s, p) for s, p in found if (s.start, s.end) not in teams], landmark
 
     def learned_ends(self, doc: Doc, learned: Dict[Tuple[int, int], str], taken: Set[int]) -> List[Found]:
         """The candidates given a role (`learned`) that no mention holds yet, with that role: a place's

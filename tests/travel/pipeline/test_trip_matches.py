@@ -1,0 +1,39 @@
+"""Two towns' teams in a match are no ends of a trip (`mentions/matches.py`); a match one goes
+to see stays a trip."""
+
+import pytest
+from trip_helpers import marked_doc, read
+
+
+def trip_of(nlp, text, marked):
+    trip = read(nlp, marked_doc(nlp, text, marked))._.trip
+    return trip["departure"], trip["arrival"]
+
+
+@pytest.mark.parametrize(
+    "text,marked",
+    [
+        (
+            "Béziers a battu Narbonne dimanche, toute l'usine est en fête.",
+            [("Béziers", "DEPART"), ("Narbonne", "ARRIVEE")],
+        ),
+        ("Ce soir c'est Lens contre Lille, on le regarde au bistrot ?", [("Lens", "DEPART"), ("Lille", "ARRIVEE")]),
+        ("Les Girondins de Bordeaux reçoivent Angers dimanche.", [("Bordeaux", "DEPART"), ("Angers", "ARRIVEE")]),
+        ("score match lens lille", [("lens", "DEPART"), ("lille", "ARRIVEE")]),
+        ("Des places pour le match Nantes - Lens samedi ?", [("Nantes", "DEPART"), ("Lens", "ARRIVEE")]),
+    ],
+)
+def test_two_teams_of_a_match_are_no_trip(nlp, text, marked):
+    assert trip_of(nlp, text, marked) == (None, None)
+
+
+@pytest.mark.parametrize(
+    "text,marked,expected",
+    [
+        ("je vais au match à Lens depuis Lille samedi", [("Lens", "ARRIVEE"), ("Lille", "DEPART")], ("Lille", "Lens")),
+        ("un billet Arras Lens pour le match de samedi", [("Arras", "DEPART"), ("Lens", "ARRIVEE")], ("Arras", "Lens")),
+        ("stp orthez pau samedi jai un match de rugby", [("orthez", "DEPART"), ("pau", "ARRIVEE")], ("Orthez", "Pau")),
+    ],
+)
+def test_a_match_one_goes_to_stays_a_trip(nlp, text, marked, expected):
+    assert trip_of(nlp, text, marked) == expected
