@@ -23,7 +23,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 SOURCES = HERE / "sources"
 EVAL_WRITERS = ("e01", "e02", "e03", "e04", "e05", "e06", "e07")
-AFTER_WRITERS = ("n01", "n02", "n03", "n04", "n05", "n06", "n07", "n08", "n09", "n10", "n11", "n12", "n13")
+AFTER_WRITERS = tuple(f"n{i:02d}" for i in range(1, 17))  # n01–n16
 HEADER = re.compile(r"#\s*(writer|brief):\s*(.+)")
 
 
