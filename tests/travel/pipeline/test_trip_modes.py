@@ -165,6 +165,7 @@ TRAINS = [
     # ... or full, or parked
     "un aller Nantes Rennes svp, le covoit est complet",
     "Trajet Nantes → Rennes demain : je dois garer ma voiture à Nantes toute la journée, c'est gratuit ?",
+    "Nous aimerions aller à Rennes en partant de Nantes ; nous laisserons la voiture au parking de la gare.",
     # what goes on from the arrival by another means
     "Nous partirons de Nantes pour Rennes, où nous prendrons un car pour le château.",
     # "en train de" before a place is the train, not an action in progress ("en train de chercher")
