@@ -2,12 +2,7 @@
 to see stays a trip."""
 
 import pytest
-from trip_helpers import marked_doc, read
-
-
-def trip_of(nlp, text, marked):
-    trip = read(nlp, marked_doc(nlp, text, marked))._.trip
-    return trip["departure"], trip["arrival"]
+from trip_helpers import ends_of
 
 
 @pytest.mark.parametrize(
@@ -24,7 +19,7 @@ def trip_of(nlp, text, marked):
     ],
 )
 def test_two_teams_of_a_match_are_no_trip(nlp, text, marked):
-    assert trip_of(nlp, text, marked) == (None, None)
+    assert ends_of(nlp, text, marked) == (None, None)
 
 
 @pytest.mark.parametrize(
@@ -36,4 +31,4 @@ def test_two_teams_of_a_match_are_no_trip(nlp, text, marked):
     ],
 )
 def test_a_match_one_goes_to_stays_a_trip(nlp, text, marked, expected):
-    assert trip_of(nlp, text, marked) == expected
+    assert ends_of(nlp, text, marked) == expected

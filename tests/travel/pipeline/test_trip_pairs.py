@@ -3,12 +3,7 @@ dash or by a word that orders them ("vers", "pour", "à"), a station with a hyph
 included ("Bordeaux Saint-Jean - La Rochelle"); never one of two alternatives."""
 
 import pytest
-from trip_helpers import marked_doc, read, without_steps
-
-
-def trip_of(nlp, text, marked):
-    trip = read(nlp, marked_doc(nlp, text, marked))._.trip
-    return trip["departure"], trip["arrival"]
+from trip_helpers import ends_of, marked_doc, read, without_steps
 
 
 @pytest.mark.parametrize(
@@ -40,9 +35,9 @@ def trip_of(nlp, text, marked):
     ],
 )
 def test_the_other_end_beside_the_one_read(nlp, text, marked, expected):
-    assert trip_of(nlp, text, marked) == expected
+    assert ends_of(nlp, text, marked) == expected
     assert (
-        trip_of(without_steps("pair_beside", "lone_end_partner"), text, marked) != expected
+        ends_of(without_steps("pair_beside", "lone_end_partner"), text, marked) != expected
     )  # the step makes the pair
 
 
@@ -55,7 +50,7 @@ def test_the_other_end_beside_the_one_read(nlp, text, marked, expected):
     ],
 )
 def test_no_other_end_where_none_is_sure(nlp, text, marked, expected):
-    assert trip_of(nlp, text, marked) == expected
+    assert ends_of(nlp, text, marked) == expected
 
 
 @pytest.mark.parametrize(
@@ -71,7 +66,7 @@ def test_no_other_end_where_none_is_sure(nlp, text, marked, expected):
     ],
 )
 def test_the_departure_before_a_departure_read_without_a_cue(nlp, text, marked, expected):
-    assert trip_of(nlp, text, marked) == expected
+    assert ends_of(nlp, text, marked) == expected
 
 
 @pytest.mark.parametrize(
@@ -89,7 +84,7 @@ def test_the_departure_before_a_departure_read_without_a_cue(nlp, text, marked, 
     ],
 )
 def test_a_request_of_two_places_alone_is_their_trip(nlp, text, expected):
-    assert trip_of(nlp, text, []) == expected
+    assert ends_of(nlp, text, []) == expected
 
 
 @pytest.mark.parametrize(
@@ -109,7 +104,7 @@ def test_a_request_of_two_places_alone_is_their_trip(nlp, text, expected):
     ],
 )
 def test_a_station_goes_before_its_own_town(nlp, text, marked, expected):
-    assert trip_of(nlp, text, marked) == expected
+    assert ends_of(nlp, text, marked) == expected
 
 
 @pytest.mark.parametrize(
@@ -140,8 +135,8 @@ def test_a_station_goes_before_its_own_town(nlp, text, marked, expected):
 )
 def test_the_one_other_place_before_a_lone_end_is_the_other_end(nlp, text, marked, expected):
     """`lone_end_partner`: one end read, one other known place before it (a station serves it)."""
-    assert trip_of(nlp, text, marked) == expected
-    assert trip_of(without_steps("lone_end_partner"), text, marked) != expected
+    assert ends_of(nlp, text, marked) == expected
+    assert ends_of(without_steps("lone_end_partner"), text, marked) != expected
 
 
 @pytest.mark.parametrize(
@@ -161,7 +156,7 @@ def test_the_one_other_place_before_a_lone_end_is_the_other_end(nlp, text, marke
     ],
 )
 def test_no_partner_for_a_lone_end(nlp, text, marked):
-    assert trip_of(nlp, text, marked)[0] is None
+    assert ends_of(nlp, text, marked)[0] is None
 
 
 @pytest.mark.parametrize(

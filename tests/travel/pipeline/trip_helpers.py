@@ -25,6 +25,12 @@ def read(nlp, doc: Doc) -> Doc:
     return doc
 
 
+def ends_of(nlp, text: str, marked) -> tuple:
+    """(departure, arrival) of `text` read with the entities `marked` (`marked_doc`)."""
+    trip = read(nlp, marked_doc(nlp, text, marked))._.trip
+    return trip["departure"], trip["arrival"]
+
+
 _READINGS: dict = {}
 
 
