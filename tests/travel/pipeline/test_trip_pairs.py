@@ -110,6 +110,43 @@ def test_a_station_goes_before_its_own_town(nlp, text, marked, expected):
 @pytest.mark.parametrize(
     "text,marked,expected",
     [
+        # of two arrivals, the one said right after the departure
+        (
+            "Pour un enterrement à Eymet mardi, je cherche un train de Libourne à Bergerac.",
+            [("Eymet", "ARRIVEE"), ("Libourne", "DEPART"), ("Bergerac", "ARRIVEE")],
+            ("Libourne", "Bergerac"),
+        ),
+        (
+            "Je vais voir la maison de Monet à Giverny : un train de Paris Saint-Lazare jusqu'à Vernon ?",
+            [("Giverny", "ARRIVEE"), ("Paris Saint-Lazare", "DEPART"), ("Vernon", "ARRIVEE")],
+            ("Paris Saint-Lazare", "Vernon"),
+        ),
+        # of two departures, the one said right before the arrival
+        (
+            "JE VOUDRAIS UN BILLET ROANNE SAINT-ETIENNE POUR LE 16. JE VIENS DE CHARLIEU.",
+            [("ROANNE", "DEPART"), ("SAINT-ETIENNE", "ARRIVEE"), ("CHARLIEU", "DEPART")],
+            ("Roanne", "Saint-Étienne"),
+        ),
+        # not a station and its town, not an everyday word in lowercase
+        (
+            "J'ai un poste à Disneyland, je monte de Lyon à Marne-la-Vallée le 1er",
+            [("Disneyland", "ARRIVEE"), ("Lyon", "DEPART"), ("Marne-la-Vallée", "ARRIVEE")],
+            ("Lyon", "Marne-la-Vallée Chessy"),
+        ),
+        (
+            "Je suis interne à Reims et je dois être de garde à Châlons-en-Champagne dimanche.",
+            [("Reims", "DEPART"), ("garde", "DEPART"), ("Châlons-en-Champagne", "ARRIVEE")],
+            ("Reims", "Châlons-en-Champagne"),
+        ),
+    ],
+)
+def test_the_end_said_right_beside_the_other_end_goes_first(nlp, text, marked, expected):
+    assert ends_of(nlp, text, marked) == expected
+
+
+@pytest.mark.parametrize(
+    "text,marked,expected",
+    [
         (
             "Colmar, avec ses canaux et ses maisons à colombages, sera mon point de départ ; je dois être à Mulhouse lundi.",
             [("Mulhouse", "ARRIVEE")],

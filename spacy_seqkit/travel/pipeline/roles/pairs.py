@@ -106,6 +106,45 @@ def cued_first(found: Ends, role: str) -> Ends:
     return found if station is None else (station,) + tuple(f for f in found if f is not station)
 
 
+def linked_first(r: Reading, departures: Ends, arrivals: Ends) -> Tuple[Ends, Ends]:
+    """Of several arrivals, the one said right after the first departure ("un spécialiste à Bron ;
+    le train de Villefranche à Lyon Part-Dieu"); with no stop, of several departures, the one said
+    right before the first arrival ("UN BILLET ROANNE SAINT-ETIENNE. JE VIENS DE CHARLIEU")."""
+    w = r.words
+    if departures and len(arrivals) > 1 and not _linked(w, departures[0], arrivals[0]):
+        linked = [a for a in arrivals[1:] if _linked(w, departures[0], a)]
+        if len(linked) == 1 and _may_lead(r, linked[0], arrivals[0]):
+            arrivals = (linked[0],) + tuple(a for a in arrivals if a is not linked[0])
+    if arrivals and len(departures) > 1 and not r.stops and not _linked(w, departures[0], arrivals[0]):
+        linked = [d for d in departures[1:] if _linked(w, d, arrivals[0])]
+        if len(linked) == 1 and _may_lead(r, linked[0], departures[0]):
+            departures = (linked[0],) + tuple(d for d in departures if d is not linked[0])
+    return departures, arrivals
+
+
+# What may stand between a departure and its arrival said right after it (`_linked`).
+_LINKS = (LEX["pair_joiners"] - {",", "et"}) | LEX["ordered_joiners"] | LEX["arrival_cues"] | LEX["at"]
+
+
+def _linked(w: Words, departure: End, arrival: End) -> bool:
+    """`arrival` right after `departure`, at most two linking words between: "de Dijon à
+    Lons-le-Saunier", "Roanne Saint-Étienne", "de Paris jusqu'à Vernon"."""
+    gap = range(departure.end, arrival.start)
+    return 0 <= arrival.start - departure.end <= 2 and all(w[i] in _LINKS for i in gap)
+
+
+def _may_lead(r: Reading, linked: End, first: End) -> bool:
+    """The end `linked` (to the other role's first) may go before `first`, of the same role: not the
+    same town ("Marne-la-Vallée" and its Chessy station), not a chain ("Grenoble -> Salon ->
+    Condom"), not an everyday word in lowercase ("de garde à Châlons"); never before the end a
+    correction brings ("de Vannes pour Lorient, finalement plutôt au départ d'Auray")."""
+    w, ordinary = r.words, getattr(r.places, "ordinary_words", ())
+    same_town = {linked.name, linked.place.commune} & {first.name, first.place.commune} - {None}
+    chained = _linked(w, first, linked) or _linked(w, linked, first)
+    word = all(w.is_lower[i] and w[i] in ordinary for i in range(linked.start, linked.end))
+    return not (same_town or chained or word or first.brings_correction)
+
+
 def _cue_first(found: Ends, role: str) -> Ends:
     corrected = [f for f in found[1:] if f.brings_correction]
     if corrected:  # "je pars de Nantes pour Rennes, finalement plutôt au départ d'Angers"

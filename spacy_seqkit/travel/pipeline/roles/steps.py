@@ -15,7 +15,7 @@ from ..words import Words
 from .cued import cued, lone_end_reversed, roles_reversed
 from .cues import cued_role
 from .homonyms import settled
-from .pairs import cued_first, pair_beside, then_chained
+from .pairs import cued_first, linked_first, pair_beside, then_chained
 from .state import End, Ends, Reading
 
 trip_steps = catalogue.create("spacy_seqkit", "trip_steps", entry_points=True)
@@ -141,6 +141,7 @@ def first_by_cue(r: Reading) -> Reading:
         arrivals = arrivals[1:] + arrivals[:1]  # "je bosse à Grenoble, ... de Grenoble à Valence"
     elif arrivals and len(departures) > 1 and departures[0].place == arrivals[0].place and not r.stops:
         departures = departures[1:] + departures[:1]  # "... à Noyon le soir. Je dois rentrer de Compiègne à Noyon"
+    departures, arrivals = linked_first(r, departures, arrivals)
     return _roles(r, departures, arrivals, r.stops)
 
 
