@@ -3,7 +3,7 @@ request that is only two places ("bordeau toulouse") or two places in one dashed
 ("Paris-Saint-Malo"), arrivals chained by "puis", and of several ends read with one role, the one
 its words name first."""
 
-from typing import Optional, Sequence, Tuple
+from typing import Callable, Optional, Sequence, Tuple
 
 from spacy.tokens import Span
 
@@ -103,7 +103,7 @@ def cued_first(found: Ends, role: str) -> Ends:
         found = tuple(f for f in found if not f.home) + homes
     town = found[0].name if found[0].place.kind == COMMUNE else None
     station = next((f for f in found[1:] if f.place.kind == STATION and f.place.commune == town), None)
-    return found if station is None else (station,) + tuple(f for f in found if f is not station)
+    return found if station is None else _first(found, station)
 
 
 def linked_first(r: Reading, departures: Ends, arrivals: Ends) -> Tuple[Ends, Ends]:
@@ -112,14 +112,21 @@ def linked_first(r: Reading, departures: Ends, arrivals: Ends) -> Tuple[Ends, En
     right before the first arrival ("UN BILLET ROANNE SAINT-ETIENNE. JE VIENS DE CHARLIEU")."""
     w = r.words
     if departures and len(arrivals) > 1 and not _linked(w, departures[0], arrivals[0]):
-        linked = [a for a in arrivals[1:] if _linked(w, departures[0], a)]
-        if len(linked) == 1 and _may_lead(r, linked[0], arrivals[0]):
-            arrivals = (linked[0],) + tuple(a for a in arrivals if a is not linked[0])
+        arrivals = _linked_one_first(r, arrivals, lambda a: _linked(w, departures[0], a))
     if arrivals and len(departures) > 1 and not r.stops and not _linked(w, departures[0], arrivals[0]):
-        linked = [d for d in departures[1:] if _linked(w, d, arrivals[0])]
-        if len(linked) == 1 and _may_lead(r, linked[0], departures[0]):
-            departures = (linked[0],) + tuple(d for d in departures if d is not linked[0])
+        departures = _linked_one_first(r, departures, lambda d: _linked(w, d, arrivals[0]))
     return departures, arrivals
+
+
+def _linked_one_first(r: Reading, ends: Ends, is_linked: Callable[[End], bool]) -> Ends:
+    """`ends` with the one end after the first that `is_linked` first, where it `_may_lead`."""
+    linked = [e for e in ends[1:] if is_linked(e)]
+    return _first(ends, linked[0]) if len(linked) == 1 and _may_lead(r, linked[0], ends[0]) else ends
+
+
+def _first(found: Ends, end: End) -> Ends:
+    """`found` with `end` first, the others in their order."""
+    return (end,) + tuple(f for f in found if f is not end)
 
 
 # What may stand between a departure and its arrival said right after it (`_linked`).
@@ -148,12 +155,12 @@ def _may_lead(r: Reading, linked: End, first: End) -> bool:
 def _cue_first(found: Ends, role: str) -> Ends:
     corrected = [f for f in found[1:] if f.brings_correction]
     if corrected:  # "je pars de Nantes pour Rennes, finalement plutôt au départ d'Angers"
-        return (corrected[-1],) + tuple(f for f in found if f is not corrected[-1])
+        return _first(found, corrected[-1])
     w = _words(found[0])
     if cued_role(w, found[0].start) == role:
         return found
     cued = [f for f in found[1:] if cued_role(w, f.start) == role]
-    return found if len(cued) != 1 else (cued[0],) + tuple(f for f in found if f is not cued[0])
+    return found if len(cued) != 1 else _first(found, cued[0])
 
 
 def bare_pair(w: Words, places: Places) -> Optional[Tuple[Tuple[int, Optional[object]], ...]]:
