@@ -230,6 +230,12 @@ CONFIGS = {
         @readers = "spacy-seqkit.RewriteCorpus.v1"
         path = "corpus/generated/train.jsonl"
     """,
+    ("spacy_readers", "spacy-seqkit.WeightedCorpus.v1"): """
+        [corpus]
+        @readers = "spacy-seqkit.WeightedCorpus.v1"
+        path = "corpus/train"
+        weights = {"written": 2}
+    """,
     ("spacy_misc", "spacy-seqkit.french_places.v1"): """
         [places]
         @misc = "spacy-seqkit.french_places.v1"
