@@ -5,6 +5,7 @@ import pytest
 import spacy
 from spacy.cli.train import train as spacy_train
 from spacy.tokens import DocBin, Span
+from test_maxout_window import NLP_CONFIG  # tests/lib/test_maxout_window.py: a small tok2vec + ner
 from thinc.api import Config
 
 from spacy_seqkit.readers import create_weighted_corpus
@@ -91,52 +92,15 @@ def test_weights_naming_no_file_warn_naming_it_and_read_every_file_once(corpus):
         assert len(create_weighted_corpus(corpus / "generated.spacy", weights={"written": 2})(spacy.blank("fr"))) == 4
 
 
-TRAIN_CONFIG = """
+TRAIN_CONFIG = (
+    NLP_CONFIG
+    + """
 [paths]
 train = null
 dev = null
 
 [system]
 seed = 0
-
-[nlp]
-lang = "fr"
-pipeline = ["tok2vec", "ner"]
-
-[components]
-
-[components.tok2vec]
-factory = "tok2vec"
-
-[components.tok2vec.model]
-@architectures = "spacy.Tok2Vec.v2"
-
-[components.tok2vec.model.embed]
-@architectures = "spacy.MultiHashEmbed.v2"
-width = 16
-attrs = ["NORM", "SHAPE"]
-rows = [200, 50]
-include_static_vectors = false
-
-[components.tok2vec.model.encode]
-@architectures = "spacy-seqkit.MaxoutWindowEncoder.v1"
-width = 16
-depth = 2
-window_size = 1
-maxout_pieces = 2
-
-[components.ner]
-factory = "ner"
-
-[components.ner.model]
-@architectures = "spacy.TransitionBasedParser.v2"
-state_type = "ner"
-hidden_width = 16
-maxout_pieces = 2
-
-[components.ner.model.tok2vec]
-@architectures = "spacy.Tok2VecListener.v1"
-width = 16
 
 [corpora]
 
@@ -160,6 +124,7 @@ size = 2
 
 [initialize]
 """
+)
 
 
 def _train(tmp_path, corpus, name, reader):
