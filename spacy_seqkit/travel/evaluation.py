@@ -6,6 +6,7 @@ fr_core_news_md's LOC entities and preposition rules, so no number stands alone.
 
 import json
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -18,7 +19,9 @@ from spacy.training import Example
 from .corpus.records import REWRITE_FORMS, gold_rewrite, read_records, record_doc, record_trip
 from .orders.answer import load_answering, trip_of
 from .pipeline.reading import add_reading
-from .pipeline.trip import trip_accuracy
+from .pipeline.trip import Trip, trip_accuracy
+from .places.french_places import FrenchPlaces
+from .places.names import normalise
 
 BASELINE_MODEL = "fr_core_news_md"
 # Words just before a place that say which end it is (lowercase, accents optional).
@@ -80,8 +83,56 @@ class BaselinePipeline:
             yield doc
 
 
+# What went wrong in a wrong trip (`miss_kind`), counted per set by `evaluate` ("misses"): a set
+# that may not be read (the never-read writers) still says where its misses lie.
+MISS_KINDS = (
+    "valid answered INVALID, no end read",
+    "valid answered INVALID, one end read",
+    "valid answered INVALID, both ends read",
+    "a trip where none is asked",
+    "the same communes, other names",
+    "the ends swapped",
+    "one end another place",
+    "both ends other places",
+)
+
+
+def miss_kind(predicted: Trip, gold: Trip, doc: Doc, places) -> Optional[str]:
+    """The kind of miss (`MISS_KINDS`) of a `predicted` trip against the `gold` one, None when it is
+    right: a valid request answered INVALID by how many ends `doc`'s entities read (DEPART,
+    ARRIVEE), a trip where none is asked, or how the ends differ, each compared by the commune it
+    is or stands in (`places.place(name).insee`: "Marne-la-Vallée" and "Marne-la-Vallée Chessy",
+    "Paris" and "Paris Est" are the same communes)."""
+    if predicted.same_as(gold):
+        return None
+    if gold.is_valid and not predicted.is_valid:
+        read = sum(e.label_ in ("DEPART", "ARRIVEE") for e in doc.ents)
+        return MISS_KINDS[min(read, 2)]
+    if not gold.is_valid:
+        return MISS_KINDS[3]
+    ends = [_commune(name, places) for name in (predicted.departure, predicted.arrival)]
+    departure, arrival = _commune(gold.departure, places), _commune(gold.arrival, places)
+    if ends == [departure, arrival]:
+        return MISS_KINDS[4]
+    if ends == [arrival, departure]:
+        return MISS_KINDS[5]
+    return MISS_KINDS[6] if ends[0] == departure or ends[1] == arrival else MISS_KINDS[7]
+
+
+def _commune(name: Optional[str], places) -> str:
+    place = places.place(name) if name else None
+    return (place.insee or normalise(place.name)) if place is not None else normalise(name or "")
+
+
+def _places_of(nlp: Language):
+    """The places the pipeline's trip component reads with, else the French places."""
+    trip = nlp.get_pipe("seqkit_trip") if "seqkit_trip" in nlp.pipe_names else None
+    places = getattr(trip, "places", None)
+    return places if places is not None and hasattr(places, "place") else FrenchPlaces()
+
+
 def evaluate(pipe, records: List[Dict[str, Any]], nlp: Language, errors: Optional[List] = None) -> Dict[str, Any]:
-    """Entity P/R/F per label, validity accuracy and trip accuracy."""
+    """Entity P/R/F per label, validity accuracy, trip accuracy and the misses by kind."""
     texts = [r["text"] for r in records]
     list(pipe(texts[:8]))  # warm-up: lazy loads (gazetteer, torch kernels) are not speed
     start = time.perf_counter()
@@ -90,14 +141,19 @@ def evaluate(pipe, records: List[Dict[str, Any]], nlp: Language, errors: Optiona
     n_words = sum(len(d) for d in docs)
     examples = []
     pairs = []
+    places, misses = _places_of(nlp), Counter[str]()
     for record, doc in zip(records, docs):
         examples.append(Example(doc, record_doc(nlp.make_doc, record)))
         pred, gold = trip_of(doc), record_trip(record)
         pairs.append((pred, gold))
-        if errors is not None and not pred.same_as(gold):
+        kind = miss_kind(pred, gold, doc, places)
+        if kind is not None:
+            misses[kind] += 1
+        if errors is not None and kind is not None:
             errors.append(
                 {
                     "id": record.get("id"),
+                    "kind": kind,
                     "text": record["text"],
                     "gold": record.get("trip"),
                     "predicted": {"departure": pred.departure, "steps": list(pred.steps), "arrival": pred.arrival}
@@ -119,6 +175,7 @@ def evaluate(pipe, records: List[Dict[str, Any]], nlp: Language, errors: Optiona
         "validity_acc": accuracy["trip_validity_acc"],
         "trip_acc": accuracy["trip_acc"],
         "trip_exact_acc": accuracy["trip_exact_acc"],
+        "misses": {kind: misses[kind] for kind in MISS_KINDS},
         "words_per_second": n_words / seconds if seconds else None,
     }
 
@@ -141,6 +198,8 @@ def print_report(results: Dict[str, Dict[str, Any]], title: Optional[str] = None
             rows.append(
                 [f"{label} {key.upper()}"] + [fmt(results[n]["ents_per_type"].get(label, {}).get(key)) for n in names]
             )
+    for kind in MISS_KINDS:
+        rows.append([f"misses: {kind}"] + [str(results[n]["misses"][kind]) for n in names])
     rows.append(["words/s"] + [fmt(results[n]["words_per_second"], digits=0) for n in names])
     n_records = results[names[0]]["n"]
     msg.divider(f"{title}: trips on {n_records} sentences" if title else f"Trips on {n_records} sentences")
