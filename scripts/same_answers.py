@@ -13,6 +13,7 @@ unnoticed. An answer changed on purpose is recorded again, and the commit says w
 
     python scripts/same_answers.py record training/ner_maxout/model-best   # write the files
     python scripts/same_answers.py compare                                 # list what differs now
+    python scripts/same_answers.py update                                  # record the changed answers
 
 The generated sample is the main job's generated corpus (`spacy project run generate`, seed 0):
 its 20,000 training and 2,000 dev requests.
@@ -168,6 +169,27 @@ def differences(reading=None) -> Iterator[tuple]:
                 yield name, row, answer
 
 
+def update(reading=None) -> Dict[str, int]:
+    """Record again the answers that differ now, each row keeping the entities and roles recorded
+    (no model run, no other row rewritten): after a change of the reading made on purpose. Returns
+    the number of answers changed per set, which is all it prints (it never shows a request: the
+    never-read sets are recorded too)."""
+    reading = reading or reading_pipeline()
+    changed: Dict[str, int] = {}
+    for path in sorted(OUT.glob("*.jsonl.gz")):
+        rows = list(read(path))
+        n = 0
+        for row, answer in zip(rows, answers(reading, rows)):
+            if answer != row["answer"]:
+                row["answer"], n = answer, n + 1
+        if n:
+            with gzip.open(path, "wt", encoding="utf8", compresslevel=9) as f:
+                for row in rows:
+                    f.write(json.dumps(row, ensure_ascii=False) + "\n")
+        changed[path.name[: -len(".jsonl.gz")]] = n
+    return changed
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -175,9 +197,14 @@ def main(argv=None) -> None:
     rec.add_argument("model")
     rec.add_argument("--limit", type=int, default=None)
     sub.add_parser("compare", help="list the requests answered otherwise now")
+    sub.add_parser("update", help="record again the answers that differ now, keeping the recorded entities")
     args = parser.parse_args(argv)
     if args.command == "record":
         record(args.model, args.limit)
+        return
+    if args.command == "update":
+        for name, n in update().items():
+            print(f"{name}: {n} answers recorded again")
         return
     n = 0
     for name, row, answer in differences():

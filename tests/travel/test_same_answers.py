@@ -3,6 +3,7 @@ config, `configs/ner_maxout.cfg`) read the entities a trained recognizer marked 
 of the hand-written sets and of 22,000 generated requests, and answer what was recorded
 (`scripts/same_answers.py`: an answer changed on purpose is recorded again, and said why)."""
 
+import gzip
 import importlib.util
 import json
 from pathlib import Path
@@ -50,3 +51,18 @@ def test_same_answers(reading, name):
     ]
     shown = "\n".join(json.dumps(c, ensure_ascii=False) for c in changed[:10])
     assert not changed, f"{len(changed)} of {len(rows)} answers changed:\n{shown}"
+
+
+def test_update_records_again_only_the_answers_that_changed(reading, tmp_path, monkeypatch):
+    """`same_answers.py update`: after a change of the reading made on purpose, the answers that
+    differ are recorded again, each row keeping its entities; the other rows stay as they were."""
+    rows = same_answers.recorded()["test"][:5]
+    altered = [dict(row) for row in rows]
+    altered[2]["answer"] = {**altered[2]["answer"], "departure": "Nowhere"}
+    path = tmp_path / "test.jsonl.gz"
+    with gzip.open(path, "wt", encoding="utf8") as f:
+        f.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in altered)
+    monkeypatch.setattr(same_answers, "OUT", tmp_path)
+    assert same_answers.update(reading) == {"test": 1}
+    assert list(same_answers.read(path)) == rows
+    assert same_answers.update(reading) == {"test": 0}
