@@ -107,8 +107,15 @@ OTHER_MODES = [
     "Je vais de Nantes à Rennes samedi, je prendrai le bus.",
     "je pars de Nantes pour Rennes, en covoiturage",
     "Mes parents partent de Nantes et vont à Rennes, il y a un car ?",
+    # vans, lorries and boats: "en van" after a determiner
+    "on va à Rennes en van depuis Nantes, c'est combien de km ?",
+    "le fourgon part de Nantes à 6h, on arrive à Rennes vers 8h",
+    "on loue un utilitaire pour aller de Libourne à Figeac",
+    "une barque de Nantes à Rennes, c'est faisable ?",
 ]
 TRAINS = [
+    # "Van" not after a determiner: a painter, not a van
+    "de Nantes à Rennes pour voir l'expo Van Gogh samedi",
     "je vais de Nantes à Rennes car j'ai un rendez-vous",
     "on m'a volé mon sac, je dois rentrer de Biarritz à Lille",
     "un TER de Libourne à Figeac",
