@@ -17,10 +17,9 @@ from spacy.tokens import Doc, Span
 from spacy.training import Example
 
 from .corpus.records import REWRITE_FORMS, gold_rewrite, read_records, record_doc, record_trip
-from .orders.answer import load_answering, trip_of
+from .orders.answer import load_answering, trip_of, trip_values
 from .pipeline.reading import add_reading
 from .pipeline.trip import Trip, trip_accuracy
-from .places.french_places import FrenchPlaces
 from .places.names import normalise
 
 BASELINE_MODEL = "fr_core_news_md"
@@ -97,12 +96,12 @@ MISS_KINDS = (
 )
 
 
-def miss_kind(predicted: Trip, gold: Trip, doc: Doc, places) -> Optional[str]:
+def miss_kind(predicted: Trip, gold: Trip, doc: Doc, places=None) -> Optional[str]:
     """The kind of miss (`MISS_KINDS`) of a `predicted` trip against the `gold` one, None when it is
     right: a valid request answered INVALID by how many ends `doc`'s entities read (DEPART,
     ARRIVEE), a trip where none is asked, or how the ends differ, each compared by the commune it
-    is or stands in (`places.place(name).insee`: "Marne-la-Vallée" and "Marne-la-Vallée Chessy",
-    "Paris" and "Paris Est" are the same communes)."""
+    is or stands in (`orders.answer.trip_values`: the trip's own places, else `places.place(name)`;
+    "Marne-la-Vallée" and "Marne-la-Vallée Chessy", "Paris" and "Paris Est" are the same communes)."""
     if predicted.same_as(gold):
         return None
     if gold.is_valid and not predicted.is_valid:
@@ -110,8 +109,7 @@ def miss_kind(predicted: Trip, gold: Trip, doc: Doc, places) -> Optional[str]:
         return MISS_KINDS[min(read, 2)]
     if not gold.is_valid:
         return MISS_KINDS[3]
-    ends = [_commune(name, places) for name in (predicted.departure, predicted.arrival)]
-    departure, arrival = _commune(gold.departure, places), _commune(gold.arrival, places)
+    ends, (departure, arrival) = _end_communes(predicted, places), _end_communes(gold, places)
     if ends == [departure, arrival]:
         return MISS_KINDS[4]
     if ends == [arrival, departure]:
@@ -119,16 +117,18 @@ def miss_kind(predicted: Trip, gold: Trip, doc: Doc, places) -> Optional[str]:
     return MISS_KINDS[6] if ends[0] == departure or ends[1] == arrival else MISS_KINDS[7]
 
 
-def _commune(name: Optional[str], places) -> str:
-    place = places.place(name) if name else None
-    return (place.insee or normalise(place.name)) if place is not None else normalise(name or "")
+def _end_communes(trip: Trip, places) -> List[str]:
+    """The INSEE code of the departure's and the arrival's commune, the name where it has none."""
+    values = trip_values(trip, places)
+    return [
+        value.insee if value is not None and value.insee else normalise(name)
+        for value, name in ((values[0], trip.departure or ""), (values[-1], trip.arrival or ""))
+    ]
 
 
 def _places_of(nlp: Language):
-    """The places the pipeline's trip component reads with, else the French places."""
-    trip = nlp.get_pipe("seqkit_trip") if "seqkit_trip" in nlp.pipe_names else None
-    places = getattr(trip, "places", None)
-    return places if places is not None and hasattr(places, "place") else FrenchPlaces()
+    """The places the pipeline's trip component reads with; None (the French places) without one."""
+    return getattr(nlp.get_pipe("seqkit_trip"), "places", None) if "seqkit_trip" in nlp.pipe_names else None
 
 
 def evaluate(pipe, records: List[Dict[str, Any]], nlp: Language, errors: Optional[List] = None) -> Dict[str, Any]:
@@ -147,9 +147,10 @@ def evaluate(pipe, records: List[Dict[str, Any]], nlp: Language, errors: Optiona
         pred, gold = trip_of(doc), record_trip(record)
         pairs.append((pred, gold))
         kind = miss_kind(pred, gold, doc, places)
-        if kind is not None:
-            misses[kind] += 1
-        if errors is not None and kind is not None:
+        if kind is None:
+            continue
+        misses[kind] += 1
+        if errors is not None:
             errors.append(
                 {
                     "id": record.get("id"),
