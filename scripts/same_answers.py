@@ -76,6 +76,13 @@ def after_recognizer(nlp):
     return [(name, dict(nlp.config["components"][name])) for name in pipeline[pipeline.index("ner") + 1 :]]
 
 
+def write(path: Path, rows: List[dict]) -> None:
+    """The recorded rows of one set, as `read` reads them back."""
+    with gzip.open(path, "wt", encoding="utf8", compresslevel=9) as f:
+        for row in rows:
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
 def read(path: Path) -> Iterator[dict]:
     opener = gzip.open if path.suffix == ".gz" else open
     with opener(path, "rt", encoding="utf8") as f:
@@ -150,9 +157,7 @@ def record(model: str, limit: Optional[int]) -> None:
             if answer != again:  # the reading must depend on the entities alone
                 raise SystemExit(f"{name} {row['id']}: {answer} from the entities, {again} from the pipeline")
             row["answer"] = answer
-        with gzip.open(OUT / f"{name}.jsonl.gz", "wt", encoding="utf8", compresslevel=9) as f:
-            for row in rows:
-                f.write(json.dumps(row, ensure_ascii=False) + "\n")
+        write(OUT / f"{name}.jsonl.gz", rows)
         print(f"{name}: {len(rows)} requests recorded")
 
 
@@ -183,9 +188,7 @@ def update(reading=None) -> Dict[str, int]:
             if answer != row["answer"]:
                 row["answer"], n = answer, n + 1
         if n:
-            with gzip.open(path, "wt", encoding="utf8", compresslevel=9) as f:
-                for row in rows:
-                    f.write(json.dumps(row, ensure_ascii=False) + "\n")
+            write(path, rows)
         changed[path.name[: -len(".jsonl.gz")]] = n
     return changed
 

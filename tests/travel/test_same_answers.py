@@ -3,7 +3,6 @@ config, `configs/ner_maxout.cfg`) read the entities a trained recognizer marked 
 of the hand-written sets and of 22,000 generated requests, and answer what was recorded
 (`scripts/same_answers.py`: an answer changed on purpose is recorded again, and said why)."""
 
-import gzip
 import importlib.util
 import json
 from pathlib import Path
@@ -60,8 +59,7 @@ def test_update_records_again_only_the_answers_that_changed(reading, tmp_path, m
     altered = [dict(row) for row in rows]
     altered[2]["answer"] = {**altered[2]["answer"], "departure": "Nowhere"}
     path = tmp_path / "test.jsonl.gz"
-    with gzip.open(path, "wt", encoding="utf8") as f:
-        f.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in altered)
+    same_answers.write(path, altered)
     monkeypatch.setattr(same_answers, "OUT", tmp_path)
     assert same_answers.update(reading) == {"test": 1}
     assert list(same_answers.read(path)) == rows
