@@ -77,6 +77,14 @@ KEPT = [
         "Brest",
         "Rennes",
     ),
+    # a flight or a coach cancelled is no trip called off: the train replaces it
+    (
+        "mon avion pour Nice est annulé à cause de l'orage, un train de Lyon à Nice ce soir ?",
+        [("Nice", "ARRIVEE"), ("de [Lyon]", "DEPART"), ("à [Nice]", "ARRIVEE")],
+        "Lyon",
+        "Nice",
+    ),
+    ("TRAIN CAEN -> BAYEUX SVP, MON CAR EST ANNULÉ", [("CAEN", "DEPART"), ("BAYEUX", "ARRIVEE")], "Caen", "Bayeux"),
     # a train asked for anew, before or after the cancellation
     (
         "Pouvez-vous m'indiquer un train de Tours à Poitiers ce soir ? Le mien a été annulé.",

@@ -309,6 +309,22 @@ TWO_LEGS = [
         "Quimper",
     ),
 ]
+# The train leaves from where the other means arrives: the last place of a leg by another means
+# that the train's words and another place follow is the train's departure.
+HANDED_OVER = [
+    (
+        "Le ferry nous laisse à Cherbourg vers 9 h. Ensuite on voudrait un train pour Caen.",
+        [("Caen", "ARRIVEE")],
+        "Cherbourg",
+        "Caen",
+    ),
+    (
+        "je monte à vélo jusqu'à la gare d'Orthez, puis le train pour Pau",
+        [("Pau", "ARRIVEE")],
+        "Orthez",
+        "Pau",
+    ),
+]
 # The leg by another means keeps its places where the train's leg alone names no two places.
 ONE_TRAIN_PLACE = [
     ("je prends le bus jusqu'à Nantes puis le train pour Rennes", [("Nantes", "DEPART"), ("Rennes", "ARRIVEE")]),
@@ -331,3 +347,9 @@ def test_trip_a_leg_by_another_means_is_no_end_of_the_train(text, marked, depart
 def test_trip_a_leg_by_another_means_keeps_its_places_when_the_train_needs_them(text, marked):
     trip = _read(text, marked)
     assert (trip["departure"], trip["arrival"]) == ("Nantes", "Rennes")
+
+
+@pytest.mark.parametrize("text,marked,departure,arrival", HANDED_OVER)
+def test_trip_a_leg_by_another_means_hands_its_last_place_to_the_train(text, marked, departure, arrival):
+    trip = _read(text, marked)
+    assert (trip["departure"], trip["arrival"]) == (departure, arrival)

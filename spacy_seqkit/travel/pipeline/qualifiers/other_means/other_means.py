@@ -5,10 +5,11 @@ je prends le train pour Modane"). The rules: `patterns.toml`."""
 
 import re
 from pathlib import Path
-from typing import Iterable, List, Optional, Sequence, Set
+from typing import Dict, Iterable, List, Optional, Sequence, Set
 
 from spacy.tokens import Doc, Span
 
+from ....places.place import Place
 from ...base import PLACE
 from ...words import Words
 from ..base import Fired, Qualifier
@@ -46,7 +47,7 @@ class OtherMeans(Qualifier):
             or any(w in self.lex["ticket_words"] for w in words.lower[trip.start : trip.stop])
         ):
             return  # a ticket asked for in a sentence of its own: the means is another leg's, or another's
-        legs = self.other_legs(read, {m.start for m in marked})
+        legs = self.other_legs(read, {m.start for m in marked}, {m.start: m._.place for m in mentions})
         if legs is None:
             yield None, "other_means", cue
             return
@@ -135,9 +136,11 @@ class OtherMeans(Qualifier):
     def names_another_mode(self, words: Sequence[str]) -> bool:
         return any(self.mode_at(words, i) and not self.ruled_out(words, i) for i in range(len(words)))
 
-    def other_legs(self, words: Sequence[str], starts: Set[int]) -> Optional[Set[int]]:
-        """The positions of the clauses that travel by another means and name no train; None
-        where the request travels by another means: it names no train, and some clause by another
+    def other_legs(self, words: Sequence[str], starts: Set[int], places: Dict[int, Place]) -> Optional[Set[int]]:
+        """The positions of the clauses that travel by another means and name no train (`starts`: the
+        marked places), but for the last place of one that the words naming a train and another place
+        (of `places`, by token) follow: where that train leaves; None where the request travels by
+        another means: it names no train, and some clause by another
         means is neither its return nor what follows it, or the rest names fewer than two places."""
         clauses, start = [], 0
         for i in range(len(words) + 1):
@@ -148,6 +151,11 @@ class OtherMeans(Qualifier):
                 start = i + 1
         legs = {i for s, e in clauses for i in range(s, e)}
         if not clauses or self.names_a_train(words):
+            for s, e in clauses:
+                last = max((i for i in places if s <= i < e), default=None)
+                later = [place for i, place in places.items() if i >= e]
+                if last is not None and later and places[last] not in later and self.names_a_train(words[e:]):
+                    legs -= set(range(last, e))  # "le bateau nous dépose à Marseille, puis le train pour Paris"
             return legs
         then, returns, onward = self.lex["then"], self.lex["returns"], self.lex["onward"]
         going = any(self.asks_to_go(words, i) for i in range(len(words)) if i not in legs)
