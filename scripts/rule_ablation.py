@@ -60,6 +60,8 @@ def left_out(reading, variant: str) -> Iterator[None]:
                     raise SystemExit(f"{part}: no such step of seqkit_trip")
                 trip.steps = [(n, f) for n, f in trip.steps if n != name]
             elif kind == "pipe":
+                if name not in reading.pipe_names:
+                    raise SystemExit(f"{part}: no such pipe ({', '.join(reading.pipe_names)})")
                 reading.disable_pipe(name)
                 disabled.append(name)
             elif kind == "rule":
