@@ -340,6 +340,9 @@ def test_trip_value_round_trips_and_compares():
         ),
         # two places compared
         ("Je préfère Dunkerque à Albertville.", [("Dunkerque", "DEPART"), ("Albertville", "ARRIVEE")]),
+        # the other offered is abroad, or somewhere further
+        ("je pars de Sedan, direction Longwy ou Luxembourg", [("Sedan", "DEPART"), ("Longwy", "ARRIVEE")]),
+        ("De Vierzon je remonte à Orléans ou plus loin, on verra", [("Vierzon", "DEPART"), ("Orléans", "ARRIVEE")]),
         # the two places of "entre X et Y" after a word of choosing
         (
             "Nous hésitons entre Royan et La Rochelle pour août. Nous partirions de Tours.",

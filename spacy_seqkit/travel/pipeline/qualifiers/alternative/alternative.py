@@ -7,6 +7,7 @@ from typing import Dict, Iterable, List, Set
 
 from spacy.tokens import Doc, Span
 
+from ....places.names import FOREIGN_PLACES, normalise
 from ...words import Words
 from ..base import Fired, Qualifier
 
@@ -48,7 +49,9 @@ class Alternative(Qualifier):
         def place_at(start: int) -> bool:  # a place starts at `start`, after "ou de", "ou bien à"...
             while start < words.n and words[start] in links:
                 start += 1
-            return start in starts or any(
+            if start in starts or words.any_in(start, start + 2, lex["elsewhere"]):  # "ou plus loin"
+                return True
+            return normalise(words[start]) in FOREIGN_PLACES or any(
                 names_place(start, end) for end in range(start + 1, min(start + 4, words.n) + 1)
             )
 
