@@ -6,12 +6,12 @@ and disjoint."""
 
 import csv
 import gzip
-import importlib.util
 import json
 import re
 from pathlib import Path
 
 import pytest
+from script_loader import load_script
 
 from spacy_seqkit.travel.places.stations import COLLOQUIAL_NAMES
 
@@ -151,10 +151,7 @@ def test_handwritten_sets_have_the_intended_mix(name):
 
 
 def load_builder():
-    spec = importlib.util.spec_from_file_location("handwritten_build", CORPUS / "handwritten" / "build.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(CORPUS / "handwritten" / "build.py", "handwritten_build")
 
 
 @pytest.mark.parametrize("name", list(SETS))

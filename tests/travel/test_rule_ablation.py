@@ -1,24 +1,14 @@
 """`scripts/rule_ablation.py`: a step, a pipe or a rule of the reading left out for a while, and put
 back as it was."""
 
-import importlib.util
 from pathlib import Path
 
 import pytest
+from script_loader import load_script
 
 from spacy_seqkit.travel.pipeline.trip import Trip
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "rule_ablation.py"
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("rule_ablation", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-rule_ablation = load_script()
+rule_ablation = load_script(Path("scripts") / "rule_ablation.py")
 TEXT = "Je ne veux pas aller à Lyon depuis Paris."
 
 

@@ -3,23 +3,13 @@ config, `configs/ner_maxout.cfg`) read the entities a trained recognizer marked 
 of the hand-written sets and of 22,000 generated requests, and answer what was recorded
 (`scripts/same_answers.py`: an answer changed on purpose is recorded again, and said why)."""
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
+from script_loader import load_script
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "same_answers.py"
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("same_answers", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-same_answers = load_script()
+same_answers = load_script(Path("scripts") / "same_answers.py")
 SETS = sorted(same_answers.recorded())
 
 

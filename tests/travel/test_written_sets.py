@@ -4,12 +4,12 @@ never-read writers of new kinds who wrote after the learned roles (at least 300 
 each record well formed (spans on spaCy's tokens, trip agreeing with the spans, canonical names
 that exist), built from its sources, and no sentence shared with another set."""
 
-import importlib.util
 import json
 import re
 from pathlib import Path
 
 import pytest
+from script_loader import load_script
 from test_handwritten_sets import LABELS, is_known
 from test_handwritten_sets import SETS as HANDWRITTEN
 
@@ -18,10 +18,7 @@ PARTS = ("train", "eval", "after")
 
 
 def load_builder():
-    spec = importlib.util.spec_from_file_location("written_build", WRITTEN / "build.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(WRITTEN / "build.py", "written_build")
 
 
 def records(part):

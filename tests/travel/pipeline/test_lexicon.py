@@ -3,11 +3,11 @@ two word classes alike, every class the code reads exists, the verbs' forms come
 conjugation table, and the rules table of docs/travel.md is made from the pattern data."""
 
 import ast
-import importlib.util
 import re
 from pathlib import Path
 
 import pytest
+from script_loader import load_script
 
 from spacy_seqkit.travel.pipeline.lexicon import Lexicon, conjugate, fold, lexicon, patterns
 
@@ -113,9 +113,7 @@ def test_lexicon_classes_take_verbs_by_tense_and_fail_clearly():
 
 
 def test_lexicon_rules_table_of_the_docs_is_current():
-    spec = importlib.util.spec_from_file_location("reading_rules", ROOT / "scripts" / "reading_rules.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script(ROOT / "scripts" / "reading_rules.py")
     assert module.current_docs() == module.tables(), "run: python scripts/reading_rules.py --write"
     for step in module.read_toml(PIPELINE / "roles" / "steps.toml")["steps"]:
         from spacy_seqkit.travel.pipeline.roles.steps import trip_steps

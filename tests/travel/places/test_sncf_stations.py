@@ -2,10 +2,10 @@
 
 import csv
 import gzip
-import importlib.util
 from pathlib import Path
 
 import pytest
+from script_loader import load_script
 
 from spacy_seqkit.travel.places import sncf
 
@@ -250,9 +250,7 @@ def test_sncf_damaged_file_is_named(tmp_path, content):
 
 @pytest.mark.skipif(not RAW.exists(), reason=f"SNCF's raw files are not at {RAW}")
 def test_sncf_script_rebuilds_the_shipped_file_byte_for_byte(tmp_path):
-    spec = importlib.util.spec_from_file_location("build_station_data", ROOT / "scripts" / "build_station_data.py")
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = load_script(ROOT / "scripts" / "build_station_data.py")
     out = tmp_path / "stations.tsv.gz"
     script.main(["--source", str(RAW), "--out", str(out)])
     assert out.read_bytes() == sncf.DATA_FILE.read_bytes()
