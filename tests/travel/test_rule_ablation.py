@@ -39,6 +39,13 @@ def test_steps_and_pipes_left_out_together_are_restored(reading):
     assert trip.steps == steps and "seqkit_context" not in reading.disabled
 
 
+def test_two_rules_of_one_qualifier_left_out_are_both_back(reading):
+    pipe = reading.get_pipe("seqkit_ruled_out")
+    with rule_ablation.left_out(reading, "rule:ruled_out.negated+rule:ruled_out.brings_correction"):
+        assert "process" in vars(pipe)
+    assert "process" not in vars(pipe)
+
+
 def test_every_step_pipe_and_rule_is_a_variant(reading):
     variants = rule_ablation.variants(reading)
     assert "step:cued_ends" in variants and "pipe:seqkit_other_means" in variants

@@ -139,9 +139,9 @@ class OtherMeans(Qualifier):
     def other_legs(self, words: Sequence[str], starts: Set[int], places: Dict[int, Place]) -> Optional[Set[int]]:
         """The positions of the clauses that travel by another means and name no train (`starts`: the
         marked places), but for the last place of one that the words naming a train and another place
-        (of `places`, by token) follow: where that train leaves; None where the request travels by
-        another means: it names no train, and some clause by another
-        means is neither its return nor what follows it, or the rest names fewer than two places."""
+        (of `places`, by token) follow: where that train leaves. None where the request travels by
+        another means: it names no train, and some clause by another means is neither its return nor
+        what follows it, or the rest names fewer than two places."""
         clauses, start = [], 0
         for i in range(len(words) + 1):
             if i == len(words) or words[i] in self.lex["clause_breaks"]:
