@@ -1,5 +1,5 @@
 """Turn the writers' sources (sources/<writer>.txt) into corpus/written/train.jsonl,
-corpus/written/eval.jsonl and corpus/written/after.jsonl.
+corpus/written/eval.jsonl, corpus/written/after.jsonl and corpus/written/dev.jsonl.
 
 A source holds one writer's requests: two header lines, `# writer: <id>` and `# brief: <the
 register and situation the writer was given>`, then one request per line in the markup of the
@@ -8,8 +8,10 @@ corpus/handwritten/build.py). The writers are split once, by writer, never mixed
 scored and never read (their errors are not looked at, no rule is drawn from them); the others
 are the training part the main job learns from. AFTER_WRITERS, of kinds not asked for before, wrote
 after the main job learned roles over every candidate, and are never read either: scored once.
+DEV_WRITERS are read (their errors too) but never learned from: the main job trained on them
+answered the hand-written sets worse (docs/results.md), so they judge the reading instead.
 
-    python corpus/written/build.py            # rewrite train.jsonl, eval.jsonl and after.jsonl
+    python corpus/written/build.py            # rewrite train.jsonl, eval.jsonl, after.jsonl and dev.jsonl
     python corpus/written/build.py --stats    # also print the counts per writer
 """
 
@@ -24,6 +26,13 @@ HERE = Path(__file__).resolve().parent
 SOURCES = HERE / "sources"
 EVAL_WRITERS = ("e01", "e02", "e03", "e04", "e05", "e06", "e07")
 AFTER_WRITERS = tuple(f"n{i:02d}" for i in range(1, 17))  # n01–n16
+# Writers read while tuning the reading but never learned from (scored; their errors may be read).
+DEV_WRITERS = ("d01", "d02", "d03", "d04")
+PART_OF = {
+    **dict.fromkeys(EVAL_WRITERS, "eval"),
+    **dict.fromkeys(AFTER_WRITERS, "after"),
+    **dict.fromkeys(DEV_WRITERS, "dev"),
+}
 HEADER = re.compile(r"#\s*(writer|brief):\s*(.+)")
 
 
@@ -61,12 +70,11 @@ def read_source(path: Path, builder=None):
 
 
 def build():
-    """{"train": records, "eval": records, "after": records}, writers in order."""
+    """{"train": records, "eval": records, "after": records, "dev": records}, writers in order."""
     builder = _handwritten()
-    parts: dict = {"train": [], "eval": [], "after": []}
+    parts: dict = {"train": [], "eval": [], "after": [], "dev": []}
     for path in sorted(SOURCES.glob("*.txt")):
-        part = "eval" if path.stem in EVAL_WRITERS else "after" if path.stem in AFTER_WRITERS else "train"
-        parts[part] += read_source(path, builder)
+        parts[PART_OF.get(path.stem, "train")] += read_source(path, builder)
     return parts
 
 

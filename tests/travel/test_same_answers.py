@@ -39,6 +39,8 @@ def test_same_answers(reading, name):
         if answer != row["answer"]
     ]
     shown = "\n".join(json.dumps(c, ensure_ascii=False) for c in changed[:10])
+    if name in same_answers.NEVER_READ:
+        shown = "(a never-read set: counted, not shown)"
     assert not changed, f"{len(changed)} of {len(rows)} answers changed:\n{shown}"
 
 
@@ -54,3 +56,16 @@ def test_update_records_again_only_the_answers_that_changed(reading, tmp_path, m
     assert same_answers.update(reading) == {"test": 1}
     assert list(same_answers.read(path)) == rows
     assert same_answers.update(reading) == {"test": 0}
+
+
+def test_compare_counts_the_never_read_sets_and_shows_only_the_others(monkeypatch, capsys):
+    """`same_answers.py compare` lists the requests answered otherwise now, but of a never-read
+    set only their number: its requests are never shown."""
+    rows = {"test": {"id": "t1", "text": "de Lyon à Paris", "answer": {}}}
+    rows["written_eval"] = {"id": "e01-0001", "text": "UNREAD TEXT", "answer": {}}
+    found = [(name, row, {"departure": "X"}) for name, row in rows.items()]
+    monkeypatch.setattr(same_answers, "differences", lambda: iter(found))
+    same_answers.main(["compare"])
+    out, err = capsys.readouterr()
+    assert "de Lyon à Paris" in out and "UNREAD" not in out + err
+    assert "2 answers differ (1 of them in never-read sets, not shown)" in err

@@ -1,7 +1,7 @@
 """The written requests (corpus/written/): at least 5,000 from at least 20 writers, split by writer
 into a training part, never-read evaluation writers (at least 1,500 requests from at least 6) and
 never-read writers of new kinds who wrote after the learned roles (at least 300 from at least 3),
-each record well formed (spans on spaCy's tokens, trip agreeing with the spans, canonical names
+and writers read but never learned from (`dev`), each record well formed (spans on spaCy's tokens, trip agreeing with the spans, canonical names
 that exist), built from its sources, and no sentence shared with another set."""
 
 import json
@@ -14,7 +14,7 @@ from test_handwritten_sets import LABELS, is_known
 from test_handwritten_sets import SETS as HANDWRITTEN
 
 WRITTEN = Path(__file__).resolve().parents[2] / "corpus" / "written"
-PARTS = ("train", "eval", "after")
+PARTS = ("train", "eval", "after", "dev")
 
 
 def load_builder():
@@ -42,6 +42,9 @@ def test_written_sets_size_writers_and_split():
     assert len(after) >= 300 and len({r["writer"] for r in after}) >= 3
     assert writers["after"] == set(load_builder().AFTER_WRITERS)
     assert not writers["after"] & (writers["train"] | writers["eval"])
+    # writers read but never learned from: in no other part
+    assert writers["dev"] == set(load_builder().DEV_WRITERS) and len(records("dev")) >= 1000
+    assert not writers["dev"] & (writers["train"] | writers["eval"] | writers["after"])
     for r in train + evaluation + after:
         assert r["brief"] and r["category"] and r["id"].startswith(r["writer"] + "-")
 
