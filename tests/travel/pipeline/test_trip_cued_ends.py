@@ -519,3 +519,32 @@ def test_of_several_stops_the_one_after_an_arrivals_cue_arrives(nlp):
     text = "Départ Rouen vers Lyon, escale à Paris Saint-Lazare puis changement à Dijon"
     marked = [("Rouen", "DEPART"), ("Lyon", "VIA"), ("Paris Saint-Lazare", "VIA"), ("Dijon", "VIA")]
     assert trip_with_steps(nlp, text, marked) == ("Rouen", ["Paris Saint-Lazare", "Dijon"], "Lyon")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a trip remembered, dreamt of, reviewed or in a story (lexicon class `told`)
+        "Mon plus beau souvenir : le train de nuit Paris Briançon quand j'avais dix ans.",
+        "Je rêve de faire un jour Quimper – Strasbourg en TER.",
+        "Avis : le Ouigo Nantes Bordeaux est confortable et pas cher.",
+        "Dans le roman, le héros prend chaque matin le train Lille Arras.",
+        # a time gone by, with no word of a request
+        "J'ai pris le TER Vannes Lorient tous les jours pendant deux ans.",
+    ],
+)
+def test_no_pair_from_nothing_where_a_trip_is_told_not_asked(nlp, text):
+    """No end read, and the request tells of a trip remembered, dreamt of, reviewed or gone by,
+    asking for nothing: its two places are no pair."""
+    assert trip_of(nlp, text, []) == (None, None)
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("J'ai pris le TER Vannes Lorient hier, il m'en faut un demain aussi ?", ("Vannes", "Lorient")),
+        ("un train de nuit Paris Briançon vendredi ?", ("Paris", "Briançon")),
+    ],
+)
+def test_a_past_told_beside_a_request_keeps_its_pair(nlp, text, expected):
+    assert trip_of(nlp, text, []) == expected
