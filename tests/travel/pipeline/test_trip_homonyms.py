@@ -96,7 +96,18 @@ def test_a_stop_named_as_several_communes_is_the_one_beside_its_neighbours(nlp, 
         ("de Caen au Havre", [("Caen", "DEPART"), ("Havre", "ARRIVEE")], "Le Havre"),
         ("de Tours à Ormes", [("Tours", "DEPART"), ("Ormes", "ARRIVEE")], "Ormes"),
         ("de Tours au Mans", [("Tours", "DEPART"), ("Mans", "ARRIVEE")], "Le Mans"),
+        # A town's usual short name, where the commune of exactly that name is a village (Le Puy,
+        # Doubs): Le Puy-en-Velay; the article left out of the mention is read too.
+        ("de Langeac au Puy lundi", [("Langeac", "DEPART"), ("Puy", "ARRIVEE")], "Le Puy-en-Velay"),
+        ("Brioude - Le Puy demain", [("Brioude", "DEPART"), ("Puy", "ARRIVEE")], "Le Puy-en-Velay"),
     ],
 )
 def test_a_name_is_read_with_the_article_its_preposition_holds(nlp, text, marked, arrival):
     assert trip_of(nlp, text, marked)["arrival"] == arrival
+
+
+def test_a_town_of_the_name_is_no_short_name_of_a_bigger_one(nlp):
+    """ "au Blanc": Le Blanc (Indre, 6,000 inhabitants) is a town, so the name is no short name of
+    Le Blanc-Mesnil, the bigger town the name alone would stand for."""
+    trip = trip_of(nlp, "de Tours au Blanc samedi", [("Tours", "DEPART"), ("Blanc", "ARRIVEE")])
+    assert trip["arrival"] != "Le Blanc-Mesnil"

@@ -1,5 +1,6 @@
 """How a recognized span is read as places: two towns run together ("Paris Brest"), and a name
-after "au", "aux", "du", "des" with the article they hold ("aux Ormes": Les Ormes)."""
+after "au", "aux", "du", "des" with the article they hold ("aux Ormes": Les Ormes), or after
+its article, by a town's short name ("au Puy": Le Puy-en-Velay)."""
 
 from typing import Optional
 
@@ -15,8 +16,12 @@ MAX_NAME_TOKENS = 8
 # Two towns run together are likelier than a slip only when each is this big: "saint ouen
 # l'aumone lesse" is Saint-Ouen-l'Aumône Liesse mistyped, not a village of Moselle after it.
 RUN_TOGETHER_POPULATION = 10_000
-# "aux Ormes", "du Havre": a preposition that holds the name's article (à les, de le).
-_CONTRACTED = {"au": "Le", "aux": "Les", "du": "Le", "des": "Les"}
+# "aux Ormes", "du Havre": a preposition that holds the name's article (à les, de le), or the
+# article itself left out of the mention ("Le Puy - Saint-Étienne" with "Puy" marked).
+_ARTICLES = {"au": "Le", "aux": "Les", "du": "Le", "des": "Les", "le": "Le", "la": "La", "les": "Les"}
+# A town's usual short name ("Le Puy": Le Puy-en-Velay) wins over the commune of exactly that
+# name only where that commune has fewer inhabitants than this.
+SHORT_NAME_VILLAGE = 1_000
 
 
 def run_together(span: Span, places: Places) -> bool:
@@ -45,14 +50,25 @@ def run_together(span: Span, places: Places) -> bool:
 
 
 def with_contracted_article(span: Span, places: Places) -> Optional[Place]:
-    """The place named by the span with the article its preposition holds, where that is a
-    place's own name: "aux Ormes" is Les Ormes (Vienne), not Ormes (Loiret); None where there is
-    no such place ("au Mans" is read as ever)."""
+    """The place named by the span with the article before it, or held by its preposition, where
+    that is a place's own name: "aux Ormes" is Les Ormes (Vienne), not Ormes (Loiret); or the usual
+    short name of a town where the place of exactly that name is a village: "au Puy", "Le Puy -
+    Saint-Étienne" (the recognizer leaving "Le" out) are Le Puy-en-Velay, not Le Puy (Doubs, 393
+    inhabitants). None where there is no such place ("au Mans" is read as ever) or the place of that
+    name is a town ("au Blanc" is no Le Blanc-Mesnil)."""
     if span.start == 0:
         return None
-    article = _CONTRACTED.get(span.doc[span.start - 1].lower_)
+    article = _ARTICLES.get(span.doc[span.start - 1].lower_)
     if article is None:
         return None
     named = f"{article} {span.text}"
     place = places.place(named)
-    return place if place is not None and normalise(place.name) == normalise(named) else None
+    if place is None:
+        return None
+    name, key = normalise(place.name), normalise(named)
+    if name == key:
+        return place
+    population = getattr(places, "population", None)
+    if population is None or not name.startswith(key + " "):
+        return None
+    return place if (population(named) or 0) < SHORT_NAME_VILLAGE else None
