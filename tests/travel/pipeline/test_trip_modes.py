@@ -114,6 +114,8 @@ OTHER_MODES = [
     "une barque de Nantes à Rennes, c'est faisable ?",
 ]
 TRAINS = [
+    # a means looked at, not taken
+    "Je pars de Granville pour Cherbourg samedi voir les bateaux du port avec ma fille",
     # "Van" not after a determiner: a painter, not a van
     "de Nantes à Rennes pour voir l'expo Van Gogh samedi",
     "je vais de Nantes à Rennes car j'ai un rendez-vous",
@@ -224,6 +226,9 @@ def test_trip_train_requests_and_other_senses_of_mode_words_stay_valid(nlp, text
         (["le", "car", "de", "substitution"], True),
         (["pour", "attraper", "le", "ferry"], False),
         (["prendre", "le", "ferry"], True),
+        (["voir", "les", "bateaux"], False),  # a means looked at, not taken
+        (["on", "regarde", "les", "avions"], False),
+        (["voir", "en", "bateau"], True),
     ],
 )
 def test_modes_words_read_in_context(words, expected):

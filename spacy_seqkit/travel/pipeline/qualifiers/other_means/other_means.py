@@ -91,6 +91,8 @@ class OtherMeans(Qualifier):
         lex = self.lex
         word, before = words[i], words[i - 1] if i > 0 else ""
         after = words[i + 1] if i + 1 < len(words) else ""
+        if i > 1 and words[i - 2] in lex["seeing"] and before in lex["articles"]:
+            return False  # a means looked at, not taken: "voir les bateaux", "admirer les avions"
         if any(w in lex["replacing"] for w in words[i + 1 : i + 4]) and any(
             w in lex["is_there"] for w in words[max(0, i - 3) : i]
         ):
