@@ -435,11 +435,30 @@ def test_trip_long_mention_is_read_in_linear_time():
         ("Ich möchte von Paris nach Lyon fahren", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")]),
         # the sentence of the ends, with too few French words, counts for nothing alone
         ("Next train Lille Tourcoing? Thanks", [("Lille", "DEPART"), ("Tourcoing", "ARRIVEE")]),
+        # English labels and English days: English
+        ("From: Paris To: Lyon Date: Monday, 2 adults", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")]),
     ],
 )
 def test_trip_a_request_in_another_language_is_invalid(nlp, text, ents):
     doc = read(nlp, with_ents(nlp, text, ents))
     assert doc._.trip["is_valid"] is False and not doc.ents
+
+
+@pytest.mark.parametrize(
+    "text,ents",
+    [
+        (
+            "From: Rennes To: Vannes — Date : jeudi 12 — Passagers : 2 adultes, 1 enfant",
+            [("Rennes", "DEPART"), ("Vannes", "ARRIVEE")],
+        ),
+        ("from rennes to vannes demain 9h stp", [("rennes", "DEPART"), ("vannes", "ARRIVEE")]),
+    ],
+)
+def test_trip_a_french_form_with_english_labels_is_french(nlp, text, ents):
+    """English labels on a French booking form or message ("From: ... To: ..."): the days, the
+    passengers and "stp" say it is French."""
+    trip = read(nlp, with_ents(nlp, text, ents))._.trip
+    assert (trip["departure"], trip["arrival"]) == ("Rennes", "Vannes")
 
 
 def test_trip_french_requests_with_english_words_stay_trips(nlp):
