@@ -87,6 +87,10 @@ def test_lexicon_words_are_folded_and_optional_accents_added():
         ("quitter", "present", "quitte quittes quitte quittons quittez quittent"),
         ("quitter", "future", "quitterai quitteras quittera quitterons quitterez quitteront"),
         ("préférer", "present", "préfère préfères préfère préférons préférez préfèrent"),
+        ("emmener", "present", "emmène emmènes emmène emmenons emmenez emmènent"),
+        # e before two consonants keeps its sound: no grave accent
+        ("rentrer", "present", "rentre rentres rentre rentrons rentrez rentrent"),
+        ("réserver", "present", "réserve réserves réserve réservons réservez réservent"),
         ("loger", "present", "loge loges loge logeons logez logent"),
         ("voyager", "gerund", "voyageant"),
         ("habiter", "participle", "habité habitée habités habitées"),

@@ -221,3 +221,13 @@ def test_called_off_explains_its_cue():
     doc = read(nlp, marked_doc(nlp, *CALLED_OFF[0]))
     assert doc._.cues == [{"qualifier": "seqkit_called_off", "rule": "called_off", "cue": "ne"}]
     assert doc._.trip["why"] == [{"rule": "called_off.called_off", "cue": "ne"}]
+
+
+def test_a_cancelled_event_beside_a_trip_home_keeps_the_trip(nlp):
+    """An event cancelled ("formation annulée") and a trip home asked right after it ("je rentre
+    de La Rochelle à Nantes"): the trip stands ("rentre", the present of "rentrer", is a verb of
+    going: the conjugation table writes it without a grave accent)."""
+    text = "formation annulée à Niort, du coup je rentre de La Rochelle à Nantes ce soir"
+    doc = read(nlp, marked_doc(nlp, text, [("La Rochelle", "DEPART"), ("Nantes", "ARRIVEE")]))
+    assert not called_off(doc)
+    assert (doc._.trip["departure"], doc._.trip["arrival"]) == ("La Rochelle", "Nantes")

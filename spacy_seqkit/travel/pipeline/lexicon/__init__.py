@@ -50,8 +50,11 @@ def conjugate(lemma: str, tense: str) -> str:
     for ending in _ENDINGS.get(tense, "").split():
         head = stem + "e" if stem.endswith("g") and ending[0] in "ao" else stem  # "logeons"
         if tense == "present" and ending in ("e", "es", "ent"):
-            i = max(head.rfind("é"), head.rfind("e"))  # "préfère", "élève"
-            if i > 0 and not any(c in "aeiouyéè" for c in head[i + 1 :]):
+            # "préfère" (é before its last consonants), "élève" (e before one consonant); not
+            # "rentre", "reste", "réserve" (e before two)
+            i = max(head.rfind("é"), head.rfind("e"))
+            tail = head[i + 1 :]
+            if i > 0 and not any(c in "aeiouyéè" for c in tail) and (head[i] == "é" or len(tail) == 1):
                 head = head[:i] + "è" + head[i + 1 :]
         forms.append(head + ending)
     return " ".join(forms)
