@@ -25,6 +25,7 @@ SETS = {
     "written train": "corpus/written/train.jsonl",
     "never read": "corpus/written/eval.jsonl",
     "after": "corpus/written/after.jsonl",
+    "written dev": "corpus/written/dev.jsonl",
 }
 
 
