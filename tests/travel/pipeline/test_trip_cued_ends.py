@@ -521,6 +521,17 @@ def test_of_several_stops_the_one_after_an_arrivals_cue_arrives(nlp):
     assert trip_with_steps(nlp, text, marked) == ("Rouen", ["Paris Saint-Lazare", "Dijon"], "Lyon")
 
 
+def test_a_last_stop_named_again_is_no_arrival(nlp):
+    """A chain of stops and no arrival, the last stop naming an earlier one again (where the stop
+    is said): the arrival is the last place of the chain."""
+    text = "Paris > Orléans > Blois / arrêt chez mamie à orleans / samedi 10h"
+    marked = [("Paris", "DEPART"), ("Orléans", "VIA"), ("Blois", "VIA"), ("orleans", "VIA")]
+    assert trip_with_steps(nlp, text, marked) == ("Paris", ["Orléans"], "Blois")
+    # no place named again: the last stop arrives, as before
+    marked = [("Paris", "DEPART"), ("Orléans", "VIA"), ("Blois", "VIA")]
+    assert trip_with_steps(nlp, "Paris > Orléans > Blois samedi", marked) == ("Paris", ["Orléans"], "Blois")
+
+
 @pytest.mark.parametrize(
     "text",
     [

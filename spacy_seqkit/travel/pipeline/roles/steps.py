@@ -116,6 +116,8 @@ def stops_as_ends(r: Reading) -> Reading:
         said = [e for e in stops if cued_role(r.words, e.start) == "ARRIVEE" and not _after_a_stop_cue(r.words, e)]
         if len(said) == 1:
             arrivals, stops = (said[0],), tuple(e for e in stops if e is not said[0])
+    if not arrivals and len(stops) > 1 and any(s.name == stops[-1].name for s in stops[:-1]):
+        stops = stops[:-1]  # "paris > orleans > blois / arrêt chez mamie a orleans": a stop named again
     if not arrivals and stops:
         arrivals, stops = stops[-1:], stops[:-1]
     if not departures and stops:
