@@ -132,6 +132,9 @@ def answers(reading, records: List[dict]) -> Iterator[dict]:
 def record(model: str, limit: Optional[int], only: Optional[List[str]] = None) -> None:
     import spacy
 
+    unknown = sorted(set(only or ()) - set(sources()))
+    if unknown:  # before loading a pipeline
+        raise SystemExit(f"--sets: no set named {', '.join(unknown)} (the sets: {', '.join(sources())})")
     nlp = spacy.load(model)
     reading = reading_pipeline(nlp)
     # The trained components: the recognizer, and the span categorizer of the roles where there is one.

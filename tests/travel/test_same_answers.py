@@ -69,3 +69,8 @@ def test_compare_counts_the_never_read_sets_and_shows_only_the_others(monkeypatc
     out, err = capsys.readouterr()
     assert "de Lyon à Paris" in out and "UNREAD" not in out + err
     assert "2 answers differ (1 of them in never-read sets, not shown)" in err
+
+
+def test_record_refuses_a_set_it_does_not_know_before_loading_anything():
+    with pytest.raises(SystemExit, match="--sets: no set named writen_dev"):
+        same_answers.record("no/such/pipeline", None, ["writen_dev"])
