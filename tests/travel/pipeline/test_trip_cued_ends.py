@@ -34,6 +34,13 @@ def trip_with_steps(nlp, text, marked):
         ("un train le dimanche entre saint avold et forbach ?", [], ("Saint-Avold", "Forbach")),
         ("Est-ce qu'il existe une liaison entre Saint-Brieuc et Lannion ?", [], ("Saint-Brieuc", "Lannion")),
         ("jpars de prades ce soir pr perpignan", [("prades", "DEPART")], ("Prades", "Perpignan")),
+        # "jpar": partir as people type it
+        ("faut ke j'aille a dijon, jpar de beaune", [("dijon", "ARRIVEE")], ("Beaune", "Dijon")),
+        # a hashtag's "#" between the cue and the place
+        ("le TER de #Nantes à #Pornic il roule ?", [("Nantes", "DEPART")], ("Nantes", "Pornic")),
+        # a form's fields: the colon and the quotes between the field's word and the place
+        ("Case « départ » : Auxerre ; case « arrivée » : Sens", [("Auxerre", "DEPART")], ("Auxerre", "Sens")),
+        ("Départ : Vannes — Arrivée : Redon — Date : lundi", [("Vannes", "DEPART")], ("Vannes", "Redon")),
         # a bare pair, a train's words after it
         ("Peut-on faire Nantes Rennes en train ?", [], ("Nantes", "Rennes")),
         # two places typed with a slip, none marked: "de" one, "à" the next
