@@ -209,6 +209,40 @@ def test_a_story_before_a_request_keeps_the_trip(nlp, text, marked, expected):
     assert (doc._.trip["departure"], doc._.trip["arrival"]) == expected
 
 
+@pytest.mark.parametrize(
+    "text,marked",
+    [
+        ("Mon rêve : descendre de Calais à Menton en train de nuit", [("Calais", "DEPART"), ("Menton", "ARRIVEE")]),
+        ("Le roman s'ouvre dans le TER entre Rodez et Millau, un soir d'orage", [("Rodez", "DEPART"), ("Millau", "ARRIVEE")]),
+        ("un souvenir : le train de Gap à Briançon sous la neige", [("Gap", "DEPART"), ("Briançon", "ARRIVEE")]),
+    ],
+)
+def test_a_trip_dreamt_of_or_seen_in_a_story_is_invalid(nlp, text, marked):
+    doc = read(nlp, marked_doc(nlp, text, marked))
+    assert doc._.called_off == "told" and doc._.trip["is_valid"] is False
+    assert doc._.trip["why"][0]["rule"] == "called_off.told"
+
+
+@pytest.mark.parametrize(
+    "text,marked,expected",
+    [
+        # a word of a request beside the dream keeps the trip
+        (
+            "je rêve d'aller de Calais à Menton, un billet pour samedi svp",
+            [("Calais", "DEPART"), ("Menton", "ARRIVEE")],
+            ("Calais", "Menton"),
+        ),
+        # a story's word that is part of a place's name
+        ("de Breuil Roman à Niort le 12 mai", [("Breuil Roman", "DEPART"), ("Niort", "ARRIVEE")], None),
+    ],
+)
+def test_a_story_with_a_request_or_a_place_named_like_one_keeps_the_trip(nlp, text, marked, expected):
+    doc = read(nlp, marked_doc(nlp, text, marked))
+    assert doc._.called_off != "told" and doc._.trip["is_valid"]
+    if expected:
+        assert (doc._.trip["departure"], doc._.trip["arrival"]) == expected
+
+
 @pytest.mark.parametrize("text,marked", CALLED_OFF[:2])
 def test_called_off_left_out_of_the_pipeline_reads_the_trip(text, marked):
     nlp = reading(without=("seqkit_called_off",))

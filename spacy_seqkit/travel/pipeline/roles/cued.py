@@ -16,7 +16,7 @@ LEX = lexicon()
 Pair = Tuple[Optional[End], Optional[End]]
 # Words of a request ('?' aside) or of another train asked for: a past told beside one of them is
 # no story (`cued`), nor a line's news (`steps._line_talk`).
-REQUEST_WORDS = (LEX["requesting"] - {"?"}) | LEX["another_train"]
+REQUEST_WORDS = LEX["request_words"]
 
 
 def _others_home(w: Words, i: int) -> bool:

@@ -1,5 +1,6 @@
 """`seqkit_called_off`: requests that call their trip off ("je ne veux pas aller à Lyon", "j'annule
-mon Paris-Lyon") or tell one gone by and ask for none ("hier je suis allé de Lille à Paris"):
+mon Paris-Lyon"), tell one gone by and ask for none ("hier je suis allé de Lille à Paris") or
+remember, dream of or review one ("mon rêve : de Strasbourg à Hendaye"):
 INVALID, whatever places they name (the rules: `patterns.toml`)."""
 
 from pathlib import Path
@@ -22,6 +23,12 @@ class CalledOff(Qualifier):
                 yield None, "called_off", cue
             return
         lex, seen = self.lex, set(words.lower)
+        if seen & lex["stories"] and not seen & lex["request_words"]:
+            named = {i for m in mentions for i in range(m.start, m.end)}  # "Breuil Roman" is a place
+            told = [i for i, w in enumerate(words.lower) if w in lex["stories"] and i not in named]
+            if told:
+                yield None, "told", told[0]
+                return
         deeds = words.deeds_done(lex) if seen & lex["past_times"] and not seen & lex["requesting"] else []
         if deeds:
             yield None, "told_of_the_past", deeds[0]
