@@ -213,7 +213,10 @@ def test_a_story_before_a_request_keeps_the_trip(nlp, text, marked, expected):
     "text,marked",
     [
         ("Mon rêve : descendre de Calais à Menton en train de nuit", [("Calais", "DEPART"), ("Menton", "ARRIVEE")]),
-        ("Le roman s'ouvre dans le TER entre Rodez et Millau, un soir d'orage", [("Rodez", "DEPART"), ("Millau", "ARRIVEE")]),
+        (
+            "Le roman s'ouvre dans le TER entre Rodez et Millau, un soir d'orage",
+            [("Rodez", "DEPART"), ("Millau", "ARRIVEE")],
+        ),
         ("un souvenir : le train de Gap à Briançon sous la neige", [("Gap", "DEPART"), ("Briançon", "ARRIVEE")]),
     ],
 )
@@ -241,6 +244,53 @@ def test_a_story_with_a_request_or_a_place_named_like_one_keeps_the_trip(nlp, te
     assert doc._.called_off != "told" and doc._.trip["is_valid"]
     if expected:
         assert (doc._.trip["departure"], doc._.trip["arrival"]) == expected
+
+
+@pytest.mark.parametrize(
+    "text,marked",
+    [
+        (
+            "j'ai déjà nos billets Dijon-Beaune pour lundi, le vélo est-il accepté à bord ?",
+            [("Dijon", "DEPART"), ("Beaune", "ARRIVEE")],
+        ),
+        (
+            "Ma réservation Laval – Vitré est deja faite ; y a-t-il un ascenseur ?",
+            [("Laval", "DEPART"), ("Vitré", "ARRIVEE")],
+        ),
+    ],
+)
+def test_a_ticket_held_already_asks_for_no_trip(nlp, text, marked):
+    doc = read(nlp, marked_doc(nlp, text, marked))
+    assert doc._.called_off == "ticket_held" and doc._.trip["is_valid"] is False
+
+
+@pytest.mark.parametrize(
+    "text,marked,expected",
+    [
+        # someone else's ticket
+        (
+            "je pars de Dax pour Pau, mon frère a déjà son billet",
+            [("Dax", "DEPART"), ("Pau", "ARRIVEE")],
+            ("Dax", "Pau"),
+        ),
+        # the way back asked for
+        (
+            "j'ai déjà mon billet aller, il me faut le retour de Pau à Dax",
+            [("Pau", "DEPART"), ("Dax", "ARRIVEE")],
+            ("Pau", "Dax"),
+        ),
+        # another ticket asked for
+        (
+            "mes billets sont déjà pris, je voudrais un billet de Dax à Pau pour ma fille",
+            [("Dax", "DEPART"), ("Pau", "ARRIVEE")],
+            ("Dax", "Pau"),
+        ),
+    ],
+)
+def test_a_ticket_held_beside_a_trip_asked_for_keeps_it(nlp, text, marked, expected):
+    doc = read(nlp, marked_doc(nlp, text, marked))
+    assert doc._.called_off != "ticket_held"
+    assert (doc._.trip["departure"], doc._.trip["arrival"]) == expected
 
 
 @pytest.mark.parametrize("text,marked", CALLED_OFF[:2])

@@ -1,6 +1,7 @@
 """`seqkit_called_off`: requests that call their trip off ("je ne veux pas aller à Lyon", "j'annule
 mon Paris-Lyon"), tell one gone by and ask for none ("hier je suis allé de Lille à Paris") or
-remember, dream of or review one ("mon rêve : de Strasbourg à Hendaye"):
+remember, dream of or review one ("mon rêve : de Strasbourg à Hendaye"), or hold its ticket
+already ("j'ai déjà mes billets Nancy-Épinal, ..."):
 INVALID, whatever places they name (the rules: `patterns.toml`)."""
 
 from pathlib import Path
@@ -23,6 +24,10 @@ class CalledOff(Qualifier):
                 yield None, "called_off", cue
             return
         lex, seen = self.lex, set(words.lower)
+        held = self.ticket_held(words.lower)
+        if held is not None:
+            yield None, "ticket_held", held
+            return
         if seen & lex["stories"] and not seen & lex["request_words"]:
             named = {i for m in mentions for i in range(m.start, m.end)}  # "Breuil Roman" is a place
             told = [i for i, w in enumerate(words.lower) if w in lex["stories"] and i not in named]
@@ -32,6 +37,19 @@ class CalledOff(Qualifier):
         deeds = words.deeds_done(lex) if seen & lex["past_times"] and not seen & lex["requesting"] else []
         if deeds:
             yield None, "told_of_the_past", deeds[0]
+
+    def ticket_held(self, words: List[str]) -> Optional[int]:
+        """Where one's own ticket is said to be held already ("j'ai déjà mes billets Nancy-Épinal",
+        "mon billet Angoulême-Bordeaux est déjà imprimé"), in a request that asks for no other one
+        (`another_asked`) nor the way back, or None."""
+        lex = self.lex
+        if not set(words) & lex["already"] or "retour" in words or self.another_asked(words):
+            return None
+        for i, word in enumerate(words):
+            if word in lex["held_tickets"] and words[i - 1 : i] and words[i - 1] in lex["own"]:
+                if any(w in lex["already"] for w in words[max(0, i - 4) : i + 8]):
+                    return i
+        return None
 
     def denied_at(self, words: List[str], i: int) -> int:
         """Where a denied trip ends, its "ne" at `i` ("ne veux pas aller", "n'irai pas", "n'y vais
