@@ -55,6 +55,9 @@ OTHER_MODES = [
     "je cherche des vols Biarritz Lille pas chers",
     "vol Biarritz Lille demain",
     "covoiturage Nantes Rennes samedi",
+    # an emoji for the means, the word's edge none
+    "✈️ Biarritz > Lille 18h05, terminal 1",
+    "🚗 Nantes → Rennes samedi, 2 places",
     "mon cousin veut rejoindre Rennes depuis Nantes en camping-car",  # a compound the tokenizer splits
     "de Nantes à Rennes à pied, combien de temps ?",
     "y a un bus de Nantes à Rennes ce soir ?",

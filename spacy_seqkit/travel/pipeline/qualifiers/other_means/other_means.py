@@ -27,7 +27,8 @@ class OtherMeans(Qualifier):
         # Any word that may name a means, in the raw text lowercased (the words are; a search that
         # ignores case took three times as long): most requests have none, and need no more.
         words = lex["other_means_words"] | lex["after_determiner"] | lex["cars"] | lex["on_foot"]
-        self.any_means = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(words))) + r")\b")
+        # (Not "\b": an emoji has no word's edge.)
+        self.any_means = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(words))) + r")(?!\w)")
 
     def process(self, doc: Doc, words: Words, mentions: List[Span]) -> Iterable[Fired]:
         if not self.any_means.search(words.span(0, len(words)).lower()):
