@@ -16,6 +16,9 @@ from trip_helpers import ends_of
         ("Les Girondins de Bordeaux reçoivent Angers dimanche.", [("Bordeaux", "DEPART"), ("Angers", "ARRIVEE")]),
         ("score match lens lille", [("lens", "DEPART"), ("lille", "ARRIVEE")]),
         ("Des places pour le match Nantes - Lens samedi ?", [("Nantes", "DEPART"), ("Lens", "ARRIVEE")]),
+        # hashtags: the '#' is no word between the teams, nor between the match's name and them
+        ("#Lens vs #Lille ce soir, qui gagne ?", [("Lens", "DEPART"), ("Lille", "ARRIVEE")]),
+        ("match #Nantes #Lens samedi", [("Nantes", "DEPART"), ("Lens", "ARRIVEE")]),
     ],
 )
 def test_two_teams_of_a_match_are_no_trip(nlp, text, marked):

@@ -19,12 +19,12 @@ def match_sides(words: Words, mentions: Sequence[Tuple[int, int]]) -> Set[Tuple[
     Lens"). "Le match de Lens" alone, or "je vais au match à Lens depuis Lille", names none."""
     sides: Set[Tuple[int, int]] = set()
     for first, second in zip(mentions, mentions[1:]):
-        between = [words[i] for i in range(first[1], second[0])]
+        between = [words[i] for i in range(first[1], second[0]) if words[i] != "#"]  # "#Bordeaux vs #Toulouse"
         if between[:1] and between[0] in LEX["match_auxiliaries"]:
             between = between[1:]
         joined = len(between) == 1 and between[0] in LEX["match_words"]
         i = first[0] - 1
-        while words[i] in LEX["from_any"]:
+        while words[i] in LEX["from_any"] or words[i] == "#":
             i -= 1
         opened = words[i] in LEX["match_openers"] and (
             not between or (len(between) == 1 and between[0] in LEX["pair_joiners"] | LEX["match_words"])
