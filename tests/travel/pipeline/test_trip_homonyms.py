@@ -29,6 +29,19 @@ def trip_of(nlp, text, marked):
         ("de Montauban à Valence", [("Montauban", "DEPART"), ("Valence", "ARRIVEE")], "Valence", "26362"),
         ("de beziers a clermont", [("beziers", "DEPART"), ("clermont", "ARRIVEE")], "Clermont-Ferrand", "63113"),
         ("de Lyon à valence", [("Lyon", "DEPART"), ("valence", "ARRIVEE")], "Valence", "26362"),
+        # beside a stop where the departure's département has none of the name
+        (
+            "d'Arras à Boulogne avec un arrêt à Calais",
+            [("Arras", "DEPART"), ("Boulogne", "ARRIVEE"), ("Calais", "VIA")],
+            "Boulogne-sur-Mer",
+            "62160",
+        ),
+        (
+            "de Lille à Boulogne en passant par Calais",
+            [("Lille", "DEPART"), ("Boulogne", "ARRIVEE"), ("Calais", "VIA")],
+            "Boulogne-sur-Mer",
+            "62160",
+        ),
     ],
 )
 def test_a_shared_name_is_the_commune_beside_the_other_end(nlp, text, marked, arrival, insee):

@@ -30,14 +30,17 @@ def nearer_homonym(place: Place, other: Place, places: object) -> Place:
 
 
 def settled(reading: Reading) -> Reading:
-    """The first departure and arrival, each as the homonym beside the other, and each stop as the
+    """The first departure and arrival, each as the homonym beside the other (else beside a stop),
+    and each stop as the
     homonym beside the place before it on the way, else the one after it ("de Dunkerque à Calais,
     puis Boulogne, puis Amiens": Boulogne-sur-Mer, beside Calais)."""
     if not reading.departures or not reading.arrivals:
         return reading
     departure, arrival = reading.departures[0], reading.arrivals[0]
-    reading = _beside(reading, departure, [arrival])
-    reading = _beside(reading, arrival, [departure])  # beside the departure as read
+    reading = _beside(reading, departure, [arrival, *reading.stops])
+    # beside the departure as read, else the stops from the last ("de Lille à Boulogne en
+    # s'arrêtant à Saint-Omer": Boulogne-sur-Mer, beside Saint-Omer)
+    reading = _beside(reading, arrival, [reading.departures[0], *reading.stops[::-1]])
     for i in range(len(reading.stops)):
         way = [reading.departures[0], *reading.stops, reading.arrivals[0]]
         reading = _beside(reading, way[i + 1], [way[i], way[i + 2]])
