@@ -23,6 +23,9 @@ from .names import (
 # A place whose name is an article and an ordinary word is read in lowercase ("les arcs") only
 # from this size, or as a station ("la souterraine"): "la réunion", "le bois" are words.
 ARTICLE_WORD_POPULATION = 5000
+# A commune named as a foreign city is that commune from this size ("Bruges", Gironde); smaller,
+# the name is the city abroad ("Fribourg", "Saint-Sébastien": not the villages of Moselle, Creuse).
+FOREIGN_NAMESAKE_POPULATION = 5000
 
 
 # Towns' nicknames whose accent tells them from a word, read before the key drops it: "sainté"
@@ -47,11 +50,13 @@ def resolve_cached(min_population: int, ordinary_words: FrozenSet[str], text: st
     # An exact commune name is itself, unless a station alias ("Saint-Charles") or a much
     # bigger town's short form ("Clermont") has its key: not the start of a longer name a
     # station serves ("Saint-Gervais" is Saint-Gervais, "saint gervais" Saint-Gervais-les-Bains).
-    # A country is the country: "vers la Suisse" is not Suisse (Moselle, 94 inhabitants).
+    # A country is the country: "vers la Suisse" is not Suisse (Moselle, 94 inhabitants), nor a
+    # foreign city a village named as it (`FOREIGN_NAMESAKE_POPULATION`).
     if (
         text in index.populations
         and key not in TYPE_WORDS
         and key not in COUNTRIES
+        and (key not in FOREIGN_PLACES or index.populations[text] >= FOREIGN_NAMESAKE_POPULATION)
         and (entry is None or entry.rank in (1, 2, COMPOUND_HEAD))
     ):
         return Entry(text, index.populations[text], 1, True, shipped_data().codes.get(text, ""))

@@ -382,7 +382,8 @@ def test_every_sncf_station_is_a_place_under_its_own_name(gaz):
     """A station's traveller name names the station, or the commune of that name it serves
     ("Aime - La Plagne" is Aime-la-Plagne); except where the name is also the usual name of a
     town ten times bigger ("Montereau" is Montereau-Fault-Yonne, the rule that makes
-    "clermont" Clermont-Ferrand)."""
+    "clermont" Clermont-Ferrand), or of a city abroad ("Saint-Sébastien" is San Sebastián, not
+    the village of Creuse: `lookup.FOREIGN_NAMESAKE_POPULATION`)."""
     others = []
     for name in sorted(sncf_station_names()):
         place = gaz.place(name)
@@ -392,6 +393,7 @@ def test_every_sncf_station_is_a_place_under_its_own_name(gaz):
         ("Deville", "Déville-lès-Rouen"),
         ("Montaigu", "Montaigu-Vendée"),
         ("Montereau", "Montereau-Fault-Yonne"),
+        ("Saint-Sébastien", None),
     ]
 
 
@@ -495,6 +497,14 @@ def test_first_run_is_the_run_name_spans_reads_first_from_every_word(gaz, text):
             runs = gaz.name_spans(words[start:], max_words)
             expected = runs[0][1] if runs and runs[0][0] == 0 else None
             assert gaz.first_run(words[start:], max_words) == expected, (words[start:], max_words)
+
+
+@pytest.mark.parametrize("city", ["Fribourg", "fribourg", "Saint-Sébastien", "saint sebastien"])
+def test_a_city_abroad_is_no_village_of_its_name(gaz, city):
+    """Fribourg (Moselle) and Saint-Sébastien (Creuse) are villages: "pour Fribourg" is the city
+    abroad. A town of its own ("Bruges", Gironde, 18,000 inhabitants) keeps its name."""
+    assert gaz.place(city) is None
+    assert gaz.place("Bruges").insee == "33075"
 
 
 @pytest.mark.parametrize("country", ["Suisse", "suisse", "la Suisse", "Argentine"])
