@@ -62,7 +62,8 @@ ARTICLE = re.compile(r"^(?:la|le|les|l) ")
 TYPE_SUFFIX = re.compile(r" (?:gare(?: sncf| centrale)?|centre(?: ville)?|ville|tgv|sncf)$")
 TRAILING_DEPARTEMENT = re.compile(r"(?: \d{1,3}| \([^)]*\))+$")
 # Foreign cities people travel to from France (French exonyms): never a French place, so
-# never kept as typed. Names that are also French communes ("Vienne") are left out.
+# never kept as typed. Names that are also French towns ("Vienne") are left out; a village named
+# as one ("Fribourg", Moselle) gives way to it (`lookup.FOREIGN_NAMESAKE_POPULATION`).
 _FOREIGN_CITIES = frozenset(
     {
         "londres",
@@ -73,6 +74,7 @@ _FOREIGN_CITIES = frozenset(
         "berne",
         "zurich",
         "lugano",
+        "martigny",
         "neuchatel",
         "luxembourg",
         "monaco",
