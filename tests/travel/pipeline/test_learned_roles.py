@@ -131,6 +131,37 @@ def test_a_candidate_with_a_learned_role_is_read_as_the_place_it_spells(text, le
     assert ((answer["departure"], answer["arrival"]) if answer["is_valid"] else None) == trip
 
 
+@pytest.mark.parametrize(
+    "text, marked, learned, trip",
+    [
+        # the recognizer cut the name short; the candidate holds all its words
+        (
+            "bourg st maurice - chambery dim 17h",
+            [("st maurice -", "DEPART"), ("chambery", "ARRIVEE")],
+            [("bourg st maurice", "DEPART"), ("chambery", "ARRIVEE")],
+            ("Bourg-Saint-Maurice", "Chambéry"),
+        ),
+        (
+            "troyes depuis paris est c combien en 2nde ?",
+            [("troyes", "ARRIVEE"), ("paris", "DEPART")],
+            [("troyes", "ARRIVEE"), ("paris est", "DEPART")],
+            ("Paris Est", "Troyes"),
+        ),
+        # "est" the verb: "Paris est-il", "Paris est à"
+        (
+            "Le 6h17 de Chartres pour Paris est-il supprimé ?",
+            [("Chartres", "DEPART"), ("Paris", "ARRIVEE")],
+            [("Chartres", "DEPART"), ("Paris est", "ARRIVEE")],
+            ("Chartres", "Paris"),
+        ),
+    ],
+)
+def test_a_mention_cut_short_takes_the_candidate_that_holds_it(text, marked, learned, trip):
+    nlp = add_reading(spacy.blank("fr"), {"seqkit_places": {"roles": "learned"}})
+    answer = with_roles(nlp, text, marked, learned)._.trip
+    assert (answer["departure"], answer["arrival"]) == trip
+
+
 def test_without_a_span_categorizer_every_mode_reads_as_the_recognizer(nlp):
     doc = read(nlp, marked_doc(nlp, "de Lille à Arras", [("Lille", "DEPART"), ("Arras", "ARRIVEE")]))
     assert (doc._.trip["departure"], doc._.trip["arrival"]) == ("Lille", "Arras")

@@ -95,17 +95,34 @@ class PlaceMentions(ReadingPipe):
             for span in spans
             for part, place in self.read_mention(span, shouting)
         ]
+        has_roles = self.roles != "recognizer" and self.roles_key in doc.spans
+        group = doc.spans[self.roles_key] if has_roles else ()
+        learned = {(s.start, s.end): s.label_ for s in group if s.label_ in LABELS}  # the candidates' roles
+        marked = self.widened_to_candidates(doc, marked, learned)
         taken = {i for span, _ in marked for i in range(span.start, span.end)} | landmark
         free = [(Span(doc, s, e, label=PLACE), p) for s, e, p in self.free_places(words, taken)]
         found = marked + free
-        if self.roles != "recognizer" and self.roles_key in doc.spans:
-            # The roles the span categorizer gave the candidates, by (start, end).
-            learned = {(s.start, s.end): s.label_ for s in doc.spans[self.roles_key] if s.label_ in LABELS}
+        if has_roles:
             taken |= {i for span, _ in free for i in range(span.start, span.end)}
             found = self.with_learned_roles(doc, found, learned) + self.learned_ends(doc, learned, taken)
         found = sorted(((s, p) for s, p in found if not named_person(words, s.start)), key=lambda f: f[0].start)
         teams = match_sides(words, [(s.start, s.end) for s, _ in found])
         return [(s, p) for s, p in found if (s.start, s.end) not in teams], landmark
+
+    def widened_to_candidates(self, doc: Doc, marked: List[Found], learned: Dict[Tuple[int, int], str]) -> List[Found]:
+        """Each mention as the longer place a candidate given a role (`learned`) that holds all its words
+        names: "bourg" + "st maurice", "paris" + "est" (not the verb of "Paris est-il", "Paris est à")."""
+        named, words = getattr(self.places, "named_place", self.places.place), words_of(doc)
+        for (start, end), label in learned.items():
+            over = [m for m in marked if m[0].start < end and start < m[0].end]
+            held = all(start <= i < end or words.punct[i] for m, _ in over for i in range(m.start, m.end))
+            verb = words[end][:1] == "-" != words[end] or words[end] in lexicon()["locative"]
+            if over and held and not verb and all((m.start, m.end) != (start, end) for m, _ in over):
+                place = named(words.span(start, end))
+                if place is not None:
+                    widened = [m for m in marked if m not in over] + [(Span(doc, start, end, label=label), place)]
+                    marked = sorted(widened, key=lambda m: m[0].start)
+        return marked
 
     def learned_ends(self, doc: Doc, learned: Dict[Tuple[int, int], str], taken: Set[int]) -> List[Found]:
         """The candidates given a role (`learned`) that no mention holds yet, with that role: a place's
