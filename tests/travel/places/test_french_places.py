@@ -507,10 +507,11 @@ def test_a_city_abroad_is_no_village_of_its_name(gaz, city):
     assert gaz.place("Bruges").insee == "33075"
 
 
-@pytest.mark.parametrize("country", ["Suisse", "suisse", "la Suisse", "Argentine"])
+@pytest.mark.parametrize("country", ["Suisse", "suisse", "la Suisse", "Argentine", "Colombie", "Pérou", "Viêt Nam"])
 def test_a_country_is_no_commune_of_its_name(gaz, country):
     """Suisse (Moselle, 94 inhabitants) and Argentine (Savoie) are villages no station serves:
-    "vers la Suisse" names the country, never them."""
+    "vers la Suisse" names the country, never them; nor is a country a commune one letter away
+    ("Colombie" is not Colombiès)."""
     assert gaz.resolve(country) is None and gaz.place(country) is None
 
 
