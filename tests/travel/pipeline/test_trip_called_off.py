@@ -293,6 +293,33 @@ def test_a_ticket_held_beside_a_trip_asked_for_keeps_it(nlp, text, marked, expec
     assert (doc._.trip["departure"], doc._.trip["arrival"]) == expected
 
 
+@pytest.mark.parametrize(
+    "text,marked,trip",
+    [
+        (
+            "Météo du jour : Rodez 12°C, Millau 14°C, averses le soir",
+            [("Rodez", "DEPART"), ("Millau", "ARRIVEE")],
+            None,
+        ),
+        # a train taken, or a request, beside the weather keeps the trip
+        (
+            "il pleut à Rodez, je prendrai le train de Rodez à Millau",
+            [("de [Rodez]", "DEPART"), ("Millau", "ARRIVEE")],
+            ("Rodez", "Millau"),
+        ),
+        (
+            "avec la pluie annoncée je voudrais aller de Rodez à Millau",
+            [("Rodez", "DEPART"), ("Millau", "ARRIVEE")],
+            ("Rodez", "Millau"),
+        ),
+    ],
+)
+def test_the_weather_of_two_places_asks_for_no_trip(nlp, text, marked, trip):
+    doc = read(nlp, marked_doc(nlp, text, marked))
+    assert (doc._.called_off == "weather") is (trip is None)
+    assert ((doc._.trip["departure"], doc._.trip["arrival"]) if doc._.trip["is_valid"] else None) == trip
+
+
 @pytest.mark.parametrize("text,marked", CALLED_OFF[:2])
 def test_called_off_left_out_of_the_pipeline_reads_the_trip(text, marked):
     nlp = reading(without=("seqkit_called_off",))

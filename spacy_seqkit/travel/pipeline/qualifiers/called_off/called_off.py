@@ -28,6 +28,10 @@ class CalledOff(Qualifier):
         if held is not None:
             yield None, "ticket_held", held
             return
+        asked = lex["request_words"] | lex["trains"] | lex["taking"] | lex["to_go"]
+        if seen & lex["weather"] and not seen & asked:
+            yield None, "weather", next(i for i, w in enumerate(words.lower) if w in lex["weather"])
+            return
         if seen & lex["stories"] and not seen & lex["request_words"]:
             named = {i for m in mentions for i in range(m.start, m.end)}  # "Breuil Roman" is a place
             told = [i for i, w in enumerate(words.lower) if w in lex["stories"] and i not in named]
