@@ -330,20 +330,25 @@ def build_index(min_population: int) -> NameIndex:
         words = key.split()
         head_words[words[0]] = max(len(words), head_words.get(words[0], 0))
     fuzzy, by_station, big = (_by_initial(keys) for keys in (fuzzy_keys, station_keys, big_keys))
-    homonyms = {k: others for k, v in candidates.items() if (others := _homonyms(by_key[k], v, sizes))}
+    homonyms = {k: others for k, v in candidates.items() if (others := _homonyms(by_key[k], v, sizes, served))}
     return NameIndex(populations, stations, by_key, fuzzy, by_station, big, head_words, homonyms)
 
 
-def _homonyms(best: Entry, entries: List[Entry], sizes: Dict[str, int]) -> Tuple[Entry, ...]:
+def _homonyms(
+    best: Entry, entries: List[Entry], sizes: Dict[str, int], served: AbstractSet[str] = frozenset()
+) -> Tuple[Entry, ...]:
     """The current communes of HOMONYM_POPULATION or more a key names besides `best`, and at
     least a tenth of its size (as `_best` lets a ten times bigger town take a key: "clermont"
     beside Béziers stays Clermont-Ferrand), biggest first (each by its own population,
-    `sizes`: INSEE code → inhabitants)."""
+    `sizes`: INSEE code → inhabitants); where `best` is itself smaller, any a station serves
+    (`served`: INSEE codes): "avesnes" beside Maubeuge is Avesnes-sur-Helpe, not the village."""
+    small = sizes.get(best.code, best.population) < HOMONYM_POPULATION
     least = max(HOMONYM_POPULATION, sizes.get(best.code, best.population) // 10)
     seen = {(best.name, best.code)}
     others = []
     for e in sorted(entries, key=lambda e: (-sizes.get(e.code, 0), e.name, e.code)):
-        if 0 < e.rank < COMPOUND_HEAD and e.current and sizes.get(e.code, 0) >= least and (e.name, e.code) not in seen:
+        big = sizes.get(e.code, 0) >= least or (small and e.code in served)
+        if 0 < e.rank < COMPOUND_HEAD and e.current and big and (e.name, e.code) not in seen:
             seen.add((e.name, e.code))
             others.append(e)
     return tuple(others)

@@ -49,6 +49,13 @@ def test_a_shared_name_is_the_commune_beside_the_other_end(nlp, text, marked, ar
     assert (trip["arrival"], trip["arrival_place"]["insee"]) == (arrival, insee)
 
 
+def test_a_village_with_no_station_gives_way_to_a_served_namesake_beside_the_other_end(nlp):
+    """Avesnes (Pas-de-Calais) has no station: beside Maubeuge, "Avesnes" is Avesnes-sur-Helpe, a
+    town under 5,000 inhabitants that a station serves."""
+    trip = trip_of(nlp, "un aller Avesnes – Maubeuge samedi", [("Avesnes", "DEPART"), ("Maubeuge", "ARRIVEE")])
+    assert (trip["departure"], trip["departure_place"]["insee"]) == ("Avesnes-sur-Helpe", "59036")
+
+
 def test_the_place_value_is_the_homonym_s_own(nlp):
     """Its stations too: a route starts from the place value."""
     trip = trip_of(nlp, "de etaples a boulogne", [("etaples", "DEPART"), ("boulogne", "ARRIVEE")])
