@@ -342,7 +342,7 @@ def run_resolve_benchmark(
     }
     json_path = write_results(out_dir, "resolve", rows, env, extra=extra)
 
-    def draw(speed_ax, memory_ax, latency_ax) -> None:
+    def draw(speed_ax, memory_ax, latency_ax=None) -> None:
         runs = [r for r in rows if "memory" not in r["run"]]
         ys = range(len(runs))
         speed_ax.barh([y - 0.2 for y in ys], [r["orders/s"] for r in runs], height=0.4, label="whole run")
@@ -358,7 +358,7 @@ def run_resolve_benchmark(
         memory_ax.set_xlabel("peak resident memory, MiB (all processes)")
         memory_ax.invert_yaxis()
         memory_ax.legend(loc="lower right")
-        if service:
+        if service and latency_ax is not None:
             latency_ax.hist(service["latencies_ms"], bins=60)
             for q in ("p50 (ms)", "p99 (ms)"):
                 latency_ax.axvline(
@@ -371,5 +371,6 @@ def run_resolve_benchmark(
             latency_ax.set_xlabel(f"serve latency, ms ({service['requests']:,} requests, {clients} clients)")
             latency_ax.legend()
 
-    msg.good(wrote(json_path, save_plot(out_dir, "resolve", draw, n_axes=3, width=5.5)))
+    # The latency panel only where `serve` ran (`--requests 0` skips it).
+    msg.good(wrote(json_path, save_plot(out_dir, "resolve", draw, n_axes=3 if service else 2, width=5.5)))
     return {"rows": rows, "service": service}
