@@ -43,6 +43,9 @@ def trip_with_steps(nlp, text, marked):
         ("Départ : Vannes — Arrivée : Redon — Date : lundi", [("Vannes", "DEPART")], ("Vannes", "Redon")),
         # a bare pair, a train's words after it
         ("Peut-on faire Nantes Rennes en train ?", [], ("Nantes", "Rennes")),
+        # a bare pair, seats after it, or the hour of its train
+        ("Alerte « Laval – Vitré » : des places se libèrent", [], ("Laval", "Vitré")),
+        ("quelqu'un sait si le Laval - Vitré de 7h12 roule ?", [], ("Laval", "Vitré")),
         # two places typed with a slip, none marked: "de" one, "à" the next
         ("je veut allez de bordeau a toulouze", [], ("Bordeaux", "Toulouse")),
         # "au" of a place whose name holds "Le": "à Le Mans"

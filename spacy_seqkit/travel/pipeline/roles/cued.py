@@ -110,7 +110,8 @@ def _neither(reading: Reading, free: Ends) -> Pair:
             w[i] in LEX["pair_joiners"] - {"et"} for i in range(first.end, second.start)
         )
         before = w.any_in(first.start - 3, first.start, LEX["train_talk"] | LEX["travellers"])
-        if beside and (before or w.any_in(second.end, second.end + 4, LEX["travellers"] | LEX["train_talk"])):
+        timed = w[second.end] in LEX["from"] and w[second.end + 1][:1].isdigit()  # "le Caen - Bayeux de 7h32"
+        if beside and (before or timed or w.any_in(second.end, second.end + 4, LEX["travellers"] | LEX["train_talk"])):
             return first, second
     # "de bordeau a toulouze": two places typed with a slip, which the roles' categorizer never
     # saw (it reads exact names only), "de" one and "à" the next
