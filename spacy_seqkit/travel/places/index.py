@@ -342,8 +342,9 @@ def _homonyms(
     beside Béziers stays Clermont-Ferrand), biggest first (each by its own population,
     `sizes`: INSEE code → inhabitants); where `best` is itself smaller, any a station serves
     (`served`: INSEE codes): "avesnes" beside Maubeuge is Avesnes-sur-Helpe, not the village."""
-    small = sizes.get(best.code, best.population) < HOMONYM_POPULATION
-    least = max(HOMONYM_POPULATION, sizes.get(best.code, best.population) // 10)
+    own = sizes.get(best.code, best.population)
+    small = own < HOMONYM_POPULATION
+    least = max(HOMONYM_POPULATION, own // 10)
     seen = {(best.name, best.code)}
     others = []
     for e in sorted(entries, key=lambda e: (-sizes.get(e.code, 0), e.name, e.code)):

@@ -113,10 +113,11 @@ class PlaceMentions(ReadingPipe):
         """Each mention as the longer place a candidate given a role (`learned`) that holds all its words
         names: "bourg" + "st maurice", "paris" + "est" (not the verb of "Paris est-il", "Paris est à")."""
         named, words = getattr(self.places, "named_place", self.places.place), words_of(doc)
+        locative = lexicon()["locative"]
         for (start, end), label in learned.items():
             over = [m for m in marked if m[0].start < end and start < m[0].end]
             held = all(start <= i < end or words.punct[i] for m, _ in over for i in range(m.start, m.end))
-            verb = words[end][:1] == "-" != words[end] or words[end] in lexicon()["locative"]
+            verb = words[end][:1] == "-" != words[end] or words[end] in locative
             if over and held and not verb and all((m.start, m.end) != (start, end) for m, _ in over):
                 place = named(words.span(start, end))
                 if place is not None:

@@ -14,9 +14,6 @@ from .state import End, Ends, Reading
 
 LEX = lexicon()
 Pair = Tuple[Optional[End], Optional[End]]
-# Words of a request ('?' aside) or of another train asked for: a past told beside one of them is
-# no story (`cued`), nor a line's news (`steps._line_talk`).
-REQUEST_WORDS = LEX["request_words"]
 
 
 def _others_home(w: Words, i: int) -> bool:
@@ -72,7 +69,7 @@ def cued(reading: Reading, departure: Optional[End], arrival: Optional[End], fre
     if departure is None and arrival is None:
         if w.any_in(0, w.n, LEX["after_sales"]):
             return None, None  # "j'ai oublié mon sac dans le TER Nancy – Épinal": a line, no trip
-        if w.any_in(0, w.n, LEX["told"]) or (w.tells_the_past(LEX) and not w.any_in(0, w.n, REQUEST_WORDS)):
+        if w.any_in(0, w.n, LEX["told"]) or (w.tells_the_past(LEX) and not w.any_in(0, w.n, LEX["request_words"])):
             return None, None  # "mon rêve : de Strasbourg à Hendaye", "j'ai pris le TER Caen Cherbourg"
         covered = {i for e in reading.read for i in range(e.start, e.end)} | reading.landmarks
         covered |= {i for s, e in w.name_spans(reading.places) for i in range(s, e)}

@@ -31,9 +31,8 @@ def nearer_homonym(place: Place, other: Place, places: object) -> Place:
 
 def settled(reading: Reading) -> Reading:
     """The first departure and arrival, each as the homonym beside the other (else beside a stop),
-    and each stop as the
-    homonym beside the place before it on the way, else the one after it ("de Dunkerque à Calais,
-    puis Boulogne, puis Amiens": Boulogne-sur-Mer, beside Calais)."""
+    and each stop as the homonym beside the place before it on the way, else the one after it ("de
+    Dunkerque à Calais, puis Boulogne, puis Amiens": Boulogne-sur-Mer, beside Calais)."""
     if not reading.departures or not reading.arrivals:
         return reading
     departure, arrival = reading.departures[0], reading.arrivals[0]

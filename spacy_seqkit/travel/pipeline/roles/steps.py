@@ -12,7 +12,7 @@ from ...places.names import FOREIGN_PLACES, normalise
 from ..lexicon import lexicon
 from ..mentions.names import MAX_NAME_TOKENS
 from ..words import Words
-from .cued import REQUEST_WORDS, cued, lone_end_reversed, roles_reversed
+from .cued import cued, lone_end_reversed, roles_reversed
 from .cues import cued_role
 from .homonyms import settled
 from .pairs import cued_first, linked_first, pair_beside, then_chained
@@ -148,7 +148,7 @@ def first_by_cue(r: Reading) -> Reading:
 
 
 # What asks for something beside after-sales words (`_line_talk`).
-_ASKING = REQUEST_WORDS | LEX["being"]
+_ASKING = LEX["request_words"] | LEX["being"]
 
 
 def _line_talk(r: Reading) -> bool:

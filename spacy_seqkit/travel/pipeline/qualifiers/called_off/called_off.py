@@ -5,7 +5,7 @@ already ("j'ai déjà mes billets Nancy-Épinal, ..."):
 INVALID, whatever places they name (the rules: `patterns.toml`)."""
 
 from pathlib import Path
-from typing import Iterable, List, Optional
+from typing import Iterable, List, Optional, Set
 
 from spacy.tokens import Doc, Span
 
@@ -24,12 +24,11 @@ class CalledOff(Qualifier):
                 yield None, "called_off", cue
             return
         lex, seen = self.lex, set(words.lower)
-        held = self.ticket_held(words.lower)
+        held = self.ticket_held(words.lower, seen)
         if held is not None:
             yield None, "ticket_held", held
             return
-        asked = lex["request_words"] | lex["trains"] | lex["taking"] | lex["to_go"]
-        if seen & lex["weather"] and not seen & asked:
+        if seen & lex["weather"] and not seen & lex["weather_asking"]:
             yield None, "weather", next(i for i, w in enumerate(words.lower) if w in lex["weather"])
             return
         if seen & lex["stories"] and not seen & lex["request_words"]:
@@ -42,12 +41,12 @@ class CalledOff(Qualifier):
         if deeds:
             yield None, "told_of_the_past", deeds[0]
 
-    def ticket_held(self, words: List[str]) -> Optional[int]:
+    def ticket_held(self, words: List[str], seen: Set[str]) -> Optional[int]:
         """Where one's own ticket is said to be held already ("j'ai déjà mes billets Nancy-Épinal",
         "mon billet Angoulême-Bordeaux est déjà imprimé"), in a request that asks for no other one
-        (`another_asked`) nor the way back, or None."""
+        (`another_asked`) nor the way back, or None; `seen`: the set of `words`."""
         lex = self.lex
-        if not set(words) & lex["already"] or "retour" in words or self.another_asked(words):
+        if not seen & lex["already"] or "retour" in seen or self.another_asked(words):
             return None
         for i, word in enumerate(words):
             if word in lex["held_tickets"] and words[i - 1 : i] and words[i - 1] in lex["own"]:
