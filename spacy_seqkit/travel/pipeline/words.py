@@ -90,13 +90,16 @@ class Words:
 
     def deeds_done(self, lex, start: int = 0, end: Optional[int] = None) -> List[int]:
         """The positions in `start:end` of words of a deed done (`lex["past_deeds"]`): "été" after
-        "l'", "cet", "en" is the summer ("c'est possible l'été ?"), not "a été"."""
-        deeds, summer = lex["past_deeds"], lex["before_summer"]
+        "l'", "cet", "en" is the summer ("c'est possible l'été ?"), not "a été"; a participle
+        right after a verb of wanting is its infinitive misspelt ("je veux allé à Nantes")."""
+        deeds, summer, wanting = lex["past_deeds"], lex["before_summer"], lex["wanting"]
         stop = self.n if end is None else end
         return [
             i
             for i in range(max(0, start), stop)
-            if self.lower[i] in deeds and not (self.lower[i] == "été" and self[i - 1] in summer)
+            if self.lower[i] in deeds
+            and not (self.lower[i] == "été" and self[i - 1] in summer)
+            and self[i - 1] not in wanting
         ]
 
     def tells_the_past(self, lex, start: int = 0, end: Optional[int] = None) -> bool:

@@ -48,6 +48,10 @@ def trip_with_steps(nlp, text, marked):
         ("quelqu'un sait si le Laval - Vitré de 7h12 roule ?", [], ("Laval", "Vitré")),
         # two places typed with a slip, none marked: "de" one, "à" the next
         ("je veut allez de bordeau a toulouze", [], ("Bordeaux", "Toulouse")),
+        # a participle after a verb of wanting is its infinitive misspelt, no deed done
+        ("je veu allé de bordeau a toulous", [], ("Bordeaux", "Toulouse")),
+        # a name's silent final "s" left out, the word a common one ("valencienne": lace)
+        ("dois aller de valencienne a maubeuge", [("maubeuge", "ARRIVEE")], ("Valenciennes", "Maubeuge")),
         # "au" of a place whose name holds "Le": "à Le Mans"
         ("je dois me rendre de Laval au Mans pour le jury", [("Laval", "DEPART")], ("Laval", "Le Mans")),
         (

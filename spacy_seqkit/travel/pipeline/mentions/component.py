@@ -26,7 +26,7 @@ from ..lexicon import lexicon
 from ..words import ShoutingText, Words, capital_of_the_sentence, cue_before, looks_like_name, words_of
 from .landmarks import without_landmarks
 from .matches import match_sides
-from .names import MAX_NAME_TOKENS, run_together, with_contracted_article
+from .names import MAX_NAME_TOKENS, run_together, silent_s, with_contracted_article
 from .station_names import ends_a_station_name, join_station_names
 
 KEY = "places"
@@ -237,7 +237,7 @@ class PlaceMentions(ReadingPipe):
             if words[cue] in cues or (
                 words[cue] in lex["from"] and (words[cue - 1] in leaving or words[i + 1] in lex["locative"])
             ):
-                place = places.place(text)
+                place = places.place(text) or silent_s(places, words, i)
                 if place is not None and normalise(place.name) != normalise(text):
                     found.append((i, i + 1, place))
         return sorted(found)

@@ -1,6 +1,7 @@
 """How a recognized span is read as places: two towns run together ("Paris Brest"), and a name
 after "au", "aux", "du", "des" with the article they hold ("aux Ormes": Les Ormes), or after
-its article, by a town's short name ("au Puy": Le Puy-en-Velay)."""
+its article, by a town's short name ("au Puy": Le Puy-en-Velay); a name's silent final "s" left
+out ("valencienne")."""
 
 from typing import Optional
 
@@ -9,6 +10,8 @@ from spacy.tokens import Span
 from ...places.contract import Places
 from ...places.names import normalise
 from ...places.place import Place
+from ..lexicon import lexicon
+from ..words import Words
 
 # The longest run of tokens read as one place name inside a longer mention
 # ("Saint Jean Pied de Port", "Aéroport Charles de Gaulle 2 TGV").
@@ -72,3 +75,14 @@ def with_contracted_article(span: Span, places: Places) -> Optional[Place]:
     if population is None or not name.startswith(key + " "):
         return None
     return place if (population(named) or 0) < SHORT_NAME_VILLAGE else None
+
+
+def silent_s(places: Places, words: Words, i: int) -> Optional[Place]:
+    """The station-served place word `i` names once its silent final "s" is written, where it
+    ends a name ("de valencienne a maubeuge": the lace, but Valenciennes here; not "a gorge de
+    ...")."""
+    name = words.text[i] + "s"
+    if words[i + 1] in lexicon()["name_particles"]:
+        return None
+    place = places.place(name)
+    return place if place is not None and place.stations and normalise(place.name) == normalise(name) else None
