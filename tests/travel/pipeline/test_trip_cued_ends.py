@@ -346,6 +346,11 @@ def test_cued_ends_off_reads_no_cue(nlp):
             ("Chambéry", "Grenoble"),
         ),
         (
+            "une formation à Saint-Lô. Ma commune de départ est Flers.",  # the role's word, then "est"
+            [("Saint-Lô", "DEPART"), ("Flers", "ARRIVEE")],
+            ("Flers", "Saint-Lô"),
+        ),
+        (
             "svp un billet pr aller a rennes jsuis a brest",  # going "à", being "à"
             [("rennes", "DEPART"), ("brest", "ARRIVEE")],
             ("Brest", "Rennes"),

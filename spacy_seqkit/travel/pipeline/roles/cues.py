@@ -44,6 +44,8 @@ def cued_role(w: Words, start: int) -> Optional[str]:
             return "ARRIVEE" if going_home(w) else "DEPART"  # "je vis à Angers"
         if w[i - 1] in LEX["being"]:
             return "DEPART"  # "jsuis a brest"
+    if cue in LEX["is_said"] and w[i - 1] in ROLE_WORDS:
+        return ROLE_WORDS[w[i - 1]]  # "ma commune de départ est Flers", "la destination sera Gap"
     return "ARRIVEE" if cue in LEX["arrival_cues"] or cue in LEX["reaching"] else None
 
 
