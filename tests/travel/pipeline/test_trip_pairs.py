@@ -20,6 +20,9 @@ from trip_helpers import ends_of, marked_doc, read, without_steps
             ("Lille Flandres", "Dunkerque"),
         ),
         ("2 places, Nancy pour Metz", [("Metz", "ARRIVEE")], ("Nancy", "Metz")),
+        # an arrow of any shape: "➝", "⟶"
+        ("lun 12 • train Saint-Brieuc ➝ Lannion • 8h", [("Saint-Brieuc", "DEPART")], ("Saint-Brieuc", "Lannion")),
+        ("Rennes ⟶ Vannes, 2 places", [("Rennes", "DEPART")], ("Rennes", "Vannes")),
         (
             "vendredi, Saint-Pierre-des-Corps à Poitiers",
             [("Poitiers", "ARRIVEE")],
