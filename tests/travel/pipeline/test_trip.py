@@ -452,6 +452,8 @@ def test_trip_a_request_in_another_language_is_invalid(nlp, text, ents):
             [("Rennes", "DEPART"), ("Vannes", "ARRIVEE")],
         ),
         ("from rennes to vannes demain 9h stp", [("rennes", "DEPART"), ("vannes", "ARRIVEE")]),
+        # a label, before ":", counts for no language
+        ("From : Rennes To : Vannes date : demain nb : 3", [("Rennes", "DEPART"), ("Vannes", "ARRIVEE")]),
     ],
 )
 def test_trip_a_french_form_with_english_labels_is_french(nlp, text, ents):
