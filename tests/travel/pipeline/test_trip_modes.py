@@ -128,6 +128,7 @@ TRAINS = [
     "billet de train Nantes Rennes, je laisse la voiture au garage",
     "de Nantes à Rennes en voiture 12 du Ouigo",
     "de Nantes à Rennes sans voiture, c'est possible ?",
+    "faut que je sois a Rennes a 11h depuis Nantes, j'ai plus de voiture !!",  # no more car
     "plutôt qu'en avion, de Biarritz à Lille",
     "Intercités de Charleville à Sedan",
     "je serai à Avion lundi et je dois rejoindre Bus pour midi",  # communes of the Pas-de-Calais
