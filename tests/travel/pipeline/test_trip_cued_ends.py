@@ -513,6 +513,7 @@ def test_a_missing_arrival_beside_stops_is_read_after_its_cue(nlp):
         ("le train de 19 h de Toulouse à Montauban est-il plein le vendredi ?", ("Toulouse", "Montauban")),
         # "l'été", "cet été": the summer, not "a été"
         ("c'est possible d'aller de Auray à Quiberon en train l'été ?", ("Auray", "Quiberon")),
+        ("demain faut que j'aille de rodez a millau pr le taf", ("Rodez", "Millau")),  # subjunctive
         # no verb of going, a time gone by, another means: no pair
         ("je déménage de Caen à Lyon le mois prochain, merci de changer mon adresse", (None, None)),
         ("l'an dernier je suis allé de Caen à Lyon, c'était long", (None, None)),

@@ -23,6 +23,7 @@ _ENDINGS = {
     "conditional": "ais ait ions iez aient",
     "participle": "é ée és ées",
     "gerund": "ant",
+    "subjunctive": "e es e ions iez ent",
 }
 # The tenses of the table: those, the infinitive, and the forms people type ("jpars", "chuis").
 TENSES = ("infinitive", *_ENDINGS, "spoken")
