@@ -437,6 +437,8 @@ def test_trip_long_mention_is_read_in_linear_time():
         ("Next train Lille Tourcoing? Thanks", [("Lille", "DEPART"), ("Tourcoing", "ARRIVEE")]),
         # English labels and English days: English
         ("From: Paris To: Lyon Date: Monday, 2 adults", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")]),
+        # a Spanish form: its labels say nothing, its day and travellers do
+        ("Origen: Paris / Destino: Lyon / Fecha: sábado / 2 adultos", [("Paris", "DEPART"), ("Lyon", "ARRIVEE")]),
     ],
 )
 def test_trip_a_request_in_another_language_is_invalid(nlp, text, ents):
