@@ -346,6 +346,16 @@ def test_cued_ends_off_reads_no_cue(nlp):
             ("Chambéry", "Grenoble"),
         ),
         (
+            "rdv fournisseur a cognac, dpt angouleme mercredi 8h",  # "dpt": départ
+            [("cognac", "DEPART"), ("angouleme", "ARRIVEE")],
+            ("Angoulême", "Cognac"),
+        ),
+        (
+            "étudiante à Poitiers, je rentre de chez mes parents à Châtellerault dimanche",  # "de chez X à"
+            [("Poitiers", "DEPART"), ("Châtellerault", "ARRIVEE")],
+            ("Châtellerault", "Poitiers"),
+        ),
+        (
             "une formation à Saint-Lô. Ma commune de départ est Flers.",  # the role's word, then "est"
             [("Saint-Lô", "DEPART"), ("Flers", "ARRIVEE")],
             ("Flers", "Saint-Lô"),

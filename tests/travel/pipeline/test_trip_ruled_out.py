@@ -264,6 +264,12 @@ def test_trip_ruled_out_place_dropped_from_ents_through_the_pipeline():
             "Soissons",
             "Laon",
         ),
+        (
+            "Le trajet entre Saint-Brieuc et Lamballe, mais dans l'autre sens, demain",
+            [("Saint-Brieuc", "DEPART"), ("Lamballe", "ARRIVEE")],
+            "Lamballe",
+            "Saint-Brieuc",
+        ),
         # ... but not a way back, nor two ends read with one role and no correction
         (
             "de Laon à Soissons et l'inverse le lendemain",

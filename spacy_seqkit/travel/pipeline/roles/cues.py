@@ -31,7 +31,7 @@ def cued_role(w: Words, start: int) -> Optional[str]:
     cue = w[i]
     if cue in LEX["from"] and w[i - 1] in LEX["towards"]:
         return "ARRIVEE"
-    if left_from(w, start):
+    if left_from(w, start) or (cue in LEX["locative"] and _from_home(w, i)):
         return "DEPART"
     if (cue in LEX["locative"] or cue in LEX["from"]) and w[i - 1] in LEX["trains"] and w[i - 3] in LEX["taking"]:
         return "DEPART"  # "je prends le train à Évreux", "je prendrai le TER de Rouen"
@@ -47,6 +47,11 @@ def cued_role(w: Words, start: int) -> Optional[str]:
     if cue in LEX["is_said"] and w[i - 1] in ROLE_WORDS:
         return ROLE_WORDS[w[i - 1]]  # "ma commune de départ est Flers", "la destination sera Gap"
     return "ARRIVEE" if cue in LEX["arrival_cues"] or cue in LEX["reaching"] else None
+
+
+def _from_home(w: Words, i: int) -> bool:
+    """ "de chez" someone's, right before the "à" at `i`: "je rentre de chez mes parents à Dole"."""
+    return any(w[j] == "chez" and w[j - 1] in LEX["from"] for j in range(i - 3, i))
 
 
 def going_home(w: Words) -> bool:
