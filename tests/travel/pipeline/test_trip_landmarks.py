@@ -39,6 +39,12 @@ def trip_of(nlp, text, marked, landmarks=True):
             [("Metz", "ARRIVEE"), ("Nancy", "ARRIVEE"), ("Toul", "DEPART")],
             ("Toul", "Nancy"),
         ),
+        # an event named by what it shows is no town ("Salon" is Salon-de-Provence)
+        (
+            "je dois aller au Salon de l'agriculture à Paris samedi depuis Chartres",
+            [("Salon", "ARRIVEE"), ("Paris", "ARRIVEE"), ("Chartres", "DEPART")],
+            ("Chartres", "Paris"),
+        ),
         # a landmark that is a station is one end, however the recognizer cut it
         (
             "De Paris Nord à la Porte de Clichy",
@@ -69,6 +75,11 @@ def test_a_landmark_is_no_end(nlp, text, marked, expected):
             ("Paris", "Versailles"),
         ),
         ("Je vais à la Tour depuis Lyon", [("la Tour", "ARRIVEE"), ("Lyon", "DEPART")], ("Lyon", "La Tour")),
+        (
+            "un billet salon de provence miramas lundi",
+            [("salon de provence", "DEPART")],
+            ("Salon-de-Provence", "Miramas"),
+        ),
         (
             "De Dijon Porte Neuve à Is-sur-Tille",
             [("Dijon Porte Neuve", "DEPART"), ("Is-sur-Tille", "ARRIVEE")],

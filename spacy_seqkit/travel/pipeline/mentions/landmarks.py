@@ -1,5 +1,5 @@
 """Places of a town that are no town: "la Porte Dorée", "la Tour Eiffel", "la Place Bellecour",
-"la rue de Paris".
+"la rue de Paris", "le Salon de l'agriculture".
 
 A word that names a kind of landmark, capitalised, followed by a capitalised name ("Porte
 Dorée", "Tour Eiffel"), is the name of a landmark. Its words may each spell a commune ("la
@@ -26,7 +26,7 @@ from ..words import is_word, words_of
 # Versailles"), "joining" (what joins the words of a name: "Rendez-Vous").
 LEX = lexicon()
 # Most requests have none of these words, and are read no further.
-_WORDS = LEX["landmark_words"] | LEX["street_words"]
+_WORDS = LEX["landmark_words"] | LEX["street_words"] | LEX["event_words"]
 
 
 def without_landmarks(doc: Doc, spans: List[Span], places: Places) -> Tuple[List[Span], Set[int]]:
@@ -69,6 +69,14 @@ def landmarks(doc: Doc, places: Places) -> Tuple[Set[int], List[Tuple[int, int]]
         if lower not in _WORDS:
             continue
         token = doc[i]
+        if lower in LEX["event_words"]:  # "au Salon de l'agriculture": an event, not Salon-de-Provence
+            after = i + 1
+            while after < n and words[after] in links_words:
+                after += 1
+            named = i + 1 < after < n and places.place(words.span(i, after + 1)) is not None  # "salon de provence"
+            if i + 1 < after < n and words.is_lower[after] and words.alpha[after] and not named:
+                found.update(range(i - (words[i - 1] in LEX["articles"]), i + 1))
+            continue
         street = token.lower_ in LEX["street_words"]
         if not street and (token.lower_ not in LEX["landmark_words"] or not _title(token.text)):
             continue
