@@ -270,6 +270,8 @@ def test_trip_ruled_out_place_dropped_from_ents_through_the_pipeline():
             "Lamballe",
             "Saint-Brieuc",
         ),
+        # the arrival corrected into a place the reading drops (abroad): the place the "non" brings
+        ("Metz → Luxembourg ... non, Thionville pardon", [("Metz", "DEPART")], "Metz", "Thionville"),
         # ... but not a way back, nor two ends read with one role and no correction
         (
             "de Laon à Soissons et l'inverse le lendemain",

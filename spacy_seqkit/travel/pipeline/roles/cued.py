@@ -138,7 +138,8 @@ def _arrival(w: Words, departure: End, free: Ends) -> Optional[End]:
     """The arrival of a trip whose departure is read: after an arrival's cue; a place "à" once the
     departure has been named, or after a verb of going; anywhere once the departure's own words
     say it is left ("voir ma grand-mère à Guingamp, je pars de Paimpol"), as is the town of a venue
-    ("un concert au Zénith de Lille, je pars d'Amiens"); where someone else lives."""
+    ("un concert au Zénith de Lille, je pars d'Amiens"); where someone else lives; a place
+    brought after the departure as a correction ("Metz → Luxembourg ... non, Thionville")."""
     left = cued_role(w, departure.start) == "DEPART"
     for e in free:
         i = cue_before(w, e.start)
@@ -154,6 +155,7 @@ def _arrival(w: Words, departure: End, free: Ends) -> Optional[End]:
         before_departure = opens and w[e.end + comma] in LEX["departure_cues"] and departure.start == e.end + comma + 1
         if (
             before_departure
+            or _said_instead(w, e, departure, free)
             or cue in LEX["arrival_cues"]
             or cue in LEX["reaching"]
             or role_after(w, e.end, e.start) == "ARRIVEE"
@@ -164,6 +166,14 @@ def _arrival(w: Words, departure: End, free: Ends) -> Optional[End]:
         ):
             return e
     return None
+
+
+def _said_instead(w: Words, e: End, departure: End, free: Ends) -> bool:
+    """`e` is the last place, brought by a "non" after the departure: the arrival said instead of
+    one the reading dropped ("Metz → Luxembourg ... non, Thionville pardon")."""
+    return (
+        e.brings_correction and e is free[-1] and e.start > departure.end and w.any_in(e.start - 3, e.start, ("non",))
+    )
 
 
 def _departure(w: Words, arrival: End, free: Ends) -> Optional[End]:
