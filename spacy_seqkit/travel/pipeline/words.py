@@ -118,10 +118,14 @@ def words_of(doc: Doc) -> Words:
 
 def cue_before(words: Words, start: int) -> int:
     """Where the word before `start` is, hesitations and articles aside ("au départ de euh
-    saintes")."""
-    i, between = start - 1, lexicon()["between_cue_and_place"]
+    saintes"), and "celle de", "celui de" standing for the station ("de la gare de Brest à celle
+    de Morlaix")."""
+    lex = lexicon()
+    i, between = start - 1, lex["between_cue_and_place"]
     while words[i] in between:
         i -= 1
+    if words[i] in lex["from"] and words[i - 1] in lex["station_pronouns"]:
+        return cue_before(words, i - 1)
     return i
 
 

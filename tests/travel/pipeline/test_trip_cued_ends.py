@@ -50,6 +50,8 @@ def trip_with_steps(nlp, text, marked):
         ("je veut allez de bordeau a toulouze", [], ("Bordeaux", "Toulouse")),
         # a participle after a verb of wanting is its infinitive misspelt, no deed done
         ("je veu allé de bordeau a toulous", [], ("Bordeaux", "Toulouse")),
+        # "celle de" standing for the station
+        ("Un billet de la gare de Brest à celle de Morlaix", [("Brest", "DEPART")], ("Brest", "Morlaix")),
         # a name's silent final "s" left out, the word a common one ("valencienne": lace)
         ("dois aller de valencienne a maubeuge", [("maubeuge", "ARRIVEE")], ("Valenciennes", "Maubeuge")),
         # "au" of a place whose name holds "Le": "à Le Mans"
