@@ -348,6 +348,11 @@ def test_cued_ends_off_reads_no_cue(nlp):
             ("Chambéry", "Grenoble"),
         ),
         (
+            "Nous irons à Bayeux ; le départ se fera de Caen mardi",  # "départ" then "se fera de"
+            [("Bayeux", "DEPART"), ("Caen", "ARRIVEE")],
+            ("Caen", "Bayeux"),
+        ),
+        (
             "rdv fournisseur a cognac, dpt angouleme mercredi 8h",  # "dpt": départ
             [("cognac", "DEPART"), ("angouleme", "ARRIVEE")],
             ("Angoulême", "Cognac"),

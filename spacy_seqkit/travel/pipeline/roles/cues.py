@@ -17,7 +17,10 @@ def left_from(w: Words, start: int) -> bool:
     word's "de" ("je pars de", "au départ de"); not where one is or lives."""
     i = cue_before(w, start)
     if w[i] in LEX["from"]:
-        return w[i - 1] not in LEX["towards"] and (w[i - 1] in LEX["leaving"] or w[i - 2] in LEX["leaving"])
+        j = i - 1
+        while j > i - 3 and w[j] in LEX["taking_place"]:
+            j -= 1  # "le départ se fera de Caen", "mon départ aura lieu de Compiègne"
+        return w[i - 1] not in LEX["towards"] and (w[j] in LEX["leaving"] or w[i - 2] in LEX["leaving"])
     return w[i] in LEX["departure_cues"] or w[i] in LEX["departure_words"] or w[i] in LEX["quitting"]
 
 
