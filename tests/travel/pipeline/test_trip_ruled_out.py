@@ -270,6 +270,13 @@ def test_trip_ruled_out_place_dropped_from_ents_through_the_pipeline():
             "Lamballe",
             "Saint-Brieuc",
         ),
+        # the place of the correction is one the recognizer did not mark
+        (
+            "le train de euh saint germain en laye euh non pardon poissy pour aller à mantes la jolie",
+            [("saint germain en laye", "DEPART"), ("mantes la jolie", "ARRIVEE")],
+            "Poissy",
+            "Mantes-la-Jolie",
+        ),
         # the arrival corrected into a place the reading drops (abroad): the place the "non" brings
         ("Metz → Luxembourg ... non, Thionville pardon", [("Metz", "DEPART")], "Metz", "Thionville"),
         # ... but not a way back, nor two ends read with one role and no correction

@@ -19,7 +19,7 @@ class RuledOut(Qualifier):
     folder = Path(__file__).parent
 
     def process(self, doc: Doc, words: Words, mentions: List[Span]) -> Iterable[Fired]:
-        starts = {m.start for m in mentions if m.label_ != PLACE}
+        starts = {m.start for m in mentions}
         for k, m in enumerate(mentions):
             cue = self.negated(words, m.start, m.end)
             if cue is not None:
