@@ -7,7 +7,6 @@ from typing import Iterable, List, Optional
 
 from spacy.tokens import Doc, Span
 
-from ...base import PLACE
 from ...words import Words
 from ..base import Fired, Qualifier
 
