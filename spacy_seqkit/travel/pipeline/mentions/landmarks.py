@@ -73,8 +73,8 @@ def landmarks(doc: Doc, places: Places) -> Tuple[Set[int], List[Tuple[int, int]]
             after = i + 1
             while after < n and words[after] in links_words:
                 after += 1
-            named = i + 1 < after < n and places.place(words.span(i, after + 1)) is not None  # "salon de provence"
-            if i + 1 < after < n and words.is_lower[after] and words.alpha[after] and not named:
+            shown = i + 1 < after < n and words.is_lower[after] and words.alpha[after]
+            if shown and places.place(words.span(i, after + 1)) is None:  # not "salon de provence"
                 found.update(range(i - (words[i - 1] in LEX["articles"]), i + 1))
             continue
         street = token.lower_ in LEX["street_words"]
