@@ -542,6 +542,22 @@ def test_two_places_after_a_verb_of_going_none_read(nlp, text, expected):
     assert trip_of(nlp, text, []) == expected
 
 
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("les horaires de la ligne qui relie le village de Génolhac à Alès ?", ("Génolhac", "Alès")),
+        (
+            "est-il possible de relier en train Bourg-Saint-Andéol et Pont-Saint-Esprit ?",
+            ("Bourg-Saint-Andéol", "Pont-Saint-Esprit"),
+        ),
+        # no request, no train's word: a line told of
+        ("la vieille route qui reliait Génolhac à Alès passait par ici", (None, None)),
+    ],
+)
+def test_two_places_after_a_verb_of_linking_none_read(nlp, text, expected):
+    assert trip_of(nlp, text, []) == expected
+
+
 def test_an_arrival_abroad_after_its_cue_leaves_the_arrival_unread(nlp):
     """'pour Lausanne': the trip goes abroad, no other place of the request is its arrival."""
     text = "un train de Dijon pour Lausanne dimanche, et je repasse à Auxonne voir mamie"

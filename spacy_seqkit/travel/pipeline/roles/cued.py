@@ -122,6 +122,13 @@ def _neither(reading: Reading, free: Ends) -> Pair:
     pair = _going_from_to(w, free)
     if pair is not None:
         return pair
+    # "la ligne qui relie le village de Génolhac à Alès": two places, none read, "à" or "et" between,
+    # after a verb of linking, in a request
+    if w.any_in(0, w.n, LEX["request_words"] | LEX["train_talk"]):
+        for first, second in zip(free, free[1:]):
+            joined = second.start - first.end == 1 and (w[first.end] in LEX["locative"] or w[first.end] == "et")
+            if joined and w.any_in(first.start - 8, first.start, LEX["linking"]):
+                return first, second
     # "Metz comme point de départ et Nancy comme destination": each place said to be one end
     said = [[e for e in free if role_after(w, e.end, e.start) == role] for role in ("DEPART", "ARRIVEE")]
     if len(said[0]) == 1 == len(said[1]):
