@@ -218,6 +218,15 @@ def test_a_story_before_a_request_keeps_the_trip(nlp, text, marked, expected):
             [("Rodez", "DEPART"), ("Millau", "ARRIVEE")],
         ),
         ("un souvenir : le train de Gap à Briançon sous la neige", [("Gap", "DEPART"), ("Briançon", "ARRIVEE")]),
+        (
+            "Le livre raconte la vie d'une garde-barrière entre Limoges et Guéret",
+            [("Limoges", "DEPART"), ("Guéret", "ARRIVEE")],
+        ),
+        (
+            "nous étions dans le train Paris-Strasbourg ce jour-là, on s'en souvient encore",
+            [("Paris", "DEPART"), ("Strasbourg", "ARRIVEE")],
+        ),
+        ("jai toujours revé du train de nuit paris-nice", [("paris", "DEPART"), ("nice", "ARRIVEE")]),
     ],
 )
 def test_a_trip_dreamt_of_or_seen_in_a_story_is_invalid(nlp, text, marked):
