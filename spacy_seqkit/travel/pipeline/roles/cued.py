@@ -124,7 +124,8 @@ def _neither(reading: Reading, free: Ends) -> Pair:
         return pair
     # "la ligne qui relie le village de Génolhac à Alès": two places, none read, "à" or "et" between,
     # after a verb of linking, in a request
-    if w.any_in(0, w.n, LEX["request_words"] | LEX["train_talk"]):
+    linking = w.any_in(0, w.n, LEX["linking"])  # rare: read first
+    if linking and (w.any_in(0, w.n, LEX["request_words"]) or w.any_in(0, w.n, LEX["train_talk"])):
         for first, second in zip(free, free[1:]):
             joined = second.start - first.end == 1 and (w[first.end] in LEX["locative"] or w[first.end] == "et")
             if joined and w.any_in(first.start - 8, first.start, LEX["linking"]):

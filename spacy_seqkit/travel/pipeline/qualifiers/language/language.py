@@ -30,7 +30,7 @@ class LanguageQualifier(Qualifier):
     def process(self, doc: Doc, words: Words, mentions: List[Span]) -> Iterable[Fired]:
         keys = doc.to_array("LOWER").tolist()
         # A form's labels are no prose: "From : Lourdes To : Toulouse date : demain".
-        keys = [0 if words.text[i + 1 : i + 2] == [":"] else key for i, key in enumerate(keys)]
+        keys = [0 if after == ":" else key for key, after in zip(keys, [*words.text[1:], ""])]
         # The sentences that name the ends the recognizer read, where they are written in French:
         # a request asked in French among words of another language ("Hello, I need help. Je
         # cherche un train de Lille à Strasbourg. Sorry my French...") is French.
