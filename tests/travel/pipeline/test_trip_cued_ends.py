@@ -41,6 +41,8 @@ def trip_with_steps(nlp, text, marked):
         # a form's fields: the colon and the quotes between the field's word and the place
         ("Case « départ » : Auxerre ; case « arrivée » : Sens", [("Auxerre", "DEPART")], ("Auxerre", "Sens")),
         ("Départ : Vannes — Arrivée : Redon — Date : lundi", [("Vannes", "DEPART")], ("Vannes", "Redon")),
+        # a French form's English labels, neither end marked
+        ("From : Lourdes To : Tarbes date : demain nb : 3", [], ("Lourdes", "Tarbes")),
         # a bare pair, a train's words after it
         ("Peut-on faire Nantes Rennes en train ?", [], ("Nantes", "Rennes")),
         # a bare pair, seats after it, or the hour of its train

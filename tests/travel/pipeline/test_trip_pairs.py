@@ -23,6 +23,9 @@ from trip_helpers import ends_of, marked_doc, read, without_steps
         # an arrow of any shape: "➝", "⟶"
         ("lun 12 • train Saint-Brieuc ➝ Lannion • 8h", [("Saint-Brieuc", "DEPART")], ("Saint-Brieuc", "Lannion")),
         ("Rennes ⟶ Vannes, 2 places", [("Rennes", "DEPART")], ("Rennes", "Vannes")),
+        # the departure's clock time before the dash ("COLMAR 07H02 - SELESTAT 07H15")
+        ("Colmar 07h02 - Sélestat 07h15, dispo ?", [("Colmar", "DEPART")], ("Colmar", "Sélestat")),
+        ("Quimper 18:45 → Brest", [("Quimper", "DEPART")], ("Quimper", "Brest")),
         (
             "vendredi, Saint-Pierre-des-Corps à Poitiers",
             [("Poitiers", "ARRIVEE")],

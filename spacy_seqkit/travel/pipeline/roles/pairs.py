@@ -3,6 +3,7 @@ request that is only two places ("bordeau toulouse") or two places in one dashed
 ("Paris-Saint-Malo"), arrivals chained by "puis", and of several ends read with one role, the one
 its words name first."""
 
+import re
 from typing import Callable, Optional, Sequence, Tuple
 
 from spacy.tokens import Span
@@ -17,6 +18,8 @@ from .cues import cued_role, said_role
 from .state import End, Ends, Reading
 
 LEX = lexicon()
+# A clock time: "07H02", "7h", "18:45".
+CLOCK = re.compile(r"\d{1,2}(?:[hH:]\d{2}|[hH])")
 
 
 def then_chained(ends: Ends) -> bool:
@@ -33,13 +36,16 @@ def _words(end: End) -> Words:
 
 def adjacent_place(reading: Reading, end: End, after: bool, max_tokens: int) -> Optional[End]:
     """A known place right after (or before) `end`, of at most `max_tokens` tokens, with at most two
-    joining tokens between ("-", "/", "->", "et", ",", "vers"), that no end read covers: the
-    other end of "albi carmaux"; None where "ou" follows it, or it is ruled out."""
+    joining tokens between ("-", "/", "->", "et", ",", "vers") and, after a departure, the clock
+    time beside it ("COLMAR 07H02 - SELESTAT 07H15"), that no end read covers: the other end of
+    "albi carmaux"; None where "ou" follows it, or it is ruled out."""
     doc, w, places = reading.doc, reading.words, reading.places
     taken = {i for e in reading.read for i in range(e.start, e.end)}
     joiners = LEX["pair_joiners"] | LEX["ordered_joiners"]
     step = 1 if after else -1
     i = end.end if after else end.start - 1
+    if after and i < len(doc) and CLOCK.fullmatch(w.text[i]) and w[i + 1] in joiners:
+        i += 1
     for _ in range(2):
         if 0 <= i < len(doc) and w[i] in joiners:
             i += step
