@@ -56,6 +56,8 @@ def trip_with_steps(nlp, text, marked):
         ("Un billet de la gare de Brest à celle de Morlaix", [("Brest", "DEPART")], ("Brest", "Morlaix")),
         # a name's silent final "s" left out, the word a common one ("valencienne": lace)
         ("dois aller de valencienne a maubeuge", [("maubeuge", "ARRIVEE")], ("Valenciennes", "Maubeuge")),
+        # after a verb of reaching, a name of four letters without its silent "s"
+        ("depuis avignon comment rejoindre arle", [("avignon", "DEPART")], ("Avignon", "Arles")),
         # "au" of a place whose name holds "Le": "à Le Mans"
         ("je dois me rendre de Laval au Mans pour le jury", [("Laval", "DEPART")], ("Laval", "Le Mans")),
         (
@@ -220,6 +222,8 @@ def test_a_missing_end_is_read_after_its_cue(nlp, text, marked, expected):
         ("je pars de Menton pour le Grand Prix", [("Menton", "DEPART")]),
         # nor a word of fewer than 5 letters ("lile")
         ("je pars de Douai pour lile", [("Douai", "DEPART")]),
+        # nor, after a verb of reaching, a person's name one letter from a place ("lucie": Lucé)
+        ("je quitte Limoges vendredi et je rejoins lucie", [("Limoges", "DEPART")]),
         # a place before "depuis" is the arrival only as the request's first words
         ("Je veux aller en Bretagne depuis Paris.", [("Paris", "DEPART")]),
     ],

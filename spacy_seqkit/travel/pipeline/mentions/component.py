@@ -37,8 +37,8 @@ ROLES_SETTINGS = ("recognizer", "union", "learned")
 # A name right after one of these is a station abroad ("Londres St Pancras"); not "Europe",
 # which ends French stations' names ("Lille Europe").
 _FOREIGN_CITIES = FOREIGN_PLACES - {"europe"}
-# A place typed with a slip is read after these cues only, and when it is this long: shorter
-# words are too often other words one letter away ("lile").
+# A place typed with a slip is read after these cues only, and when it is this long (a name without
+# its silent "s", one less: "rejoindre arle"): shorter words are too often other words ("lile").
 MIN_TYPO_LETTERS = 5
 
 Found = Tuple[Span, Place]
@@ -217,9 +217,9 @@ class PlaceMentions(ReadingPipe):
 
     def free_places(self, words: Words, taken) -> List[Tuple[int, int, Place]]:
         """The runs of words that name places exactly outside the tokens `taken`, and a word typed
-        with a slip right after a place's cue ("depuis amien", "de bordeau a toulous": "de"
-        before "à"), MIN_TYPO_LETTERS letters or more, and only where the gazetteer corrects it:
-        an exact name the runs left out ("pour le Grand Prix") stays out."""
+        with a slip after a place's cue ("depuis amien", "de bordeau a toulous"; after a verb of
+        reaching, only without its silent "s": "rejoindre arle", not "rejoins lucie"), where the
+        gazetteer corrects it: an exact name the runs left out ("pour le Grand Prix") stays out."""
         places, lex = self.places, lexicon()
         runs = words.name_spans(places)
         found = []
@@ -228,16 +228,16 @@ class PlaceMentions(ReadingPipe):
                 place = places.place(words.span(s, e))
                 if place is not None and not self.words_of_an_article(words, s, e, place):
                     found.append((s, e, place))
-        named = taken | {i for s, e in runs for i in range(s, e)}
-        cues, leaving = lex["typo_cues"], lex["leaving"]
+        named, cues, leaving = taken | {i for s, e in runs for i in range(s, e)}, lex["typo_cues"], lex["leaving"]
         for i, text in enumerate(words.text):
-            if i in named or len(text) < MIN_TYPO_LETTERS or not text.replace("-", "").isalpha():
+            if i in named or len(text) < MIN_TYPO_LETTERS - 1 or not text.replace("-", "").isalpha():
                 continue
             cue = cue_before(words, i)
             if words[cue] in cues or (
                 words[cue] in lex["from"] and (words[cue - 1] in leaving or words[i + 1] in lex["locative"])
             ):
-                place = places.place(text) or silent_s(places, words, i)
+                slip = len(text) >= MIN_TYPO_LETTERS and words[cue] not in lex["reaching"]
+                place = (places.place(text) if slip else None) or silent_s(places, words, i)
                 if place is not None and normalise(place.name) != normalise(text):
                     found.append((i, i + 1, place))
         return sorted(found)
