@@ -32,6 +32,9 @@ def trip_with_steps(nlp, text, marked):
             ("Bordeaux Saint-Jean", "Hendaye"),
         ),
         ("un train le dimanche entre saint avold et forbach ?", [], ("Saint-Avold", "Forbach")),
+        # "entre X et Y" after taking something along or asking how long
+        ("pourrai-je emmener mon chat en caisse entre vire et caen svp", [], ("Vire", "Caen")),
+        ("combien de temps entre Morlaix et Brest ?", [], ("Morlaix", "Brest")),
         ("Est-ce qu'il existe une liaison entre Saint-Brieuc et Lannion ?", [], ("Saint-Brieuc", "Lannion")),
         ("jpars de prades ce soir pr perpignan", [("prades", "DEPART")], ("Prades", "Perpignan")),
         # "jpar": partir as people type it
