@@ -70,6 +70,14 @@ READ_ALIASES = {
     "tls": "Toulouse",
     "clermont fd": "Clermont-Ferrand",
     "clt fd": "Clermont-Ferrand",
+    # The part of a compound name people say for the commune (facts of usage): its last part
+    # ("Hossegor", "Tyrosse"), its first two ("Font-Romeu"), or a first word of four letters,
+    # which `short_form` keeps for towns only ("Boën", "Ygos").
+    "hossegor": "Soorts-Hossegor",
+    "tyrosse": "Saint-Vincent-de-Tyrosse",
+    "font romeu": "Font-Romeu-Odeillo-Via",
+    "boen": "Boën-sur-Lignon",
+    "ygos": "Ygos-Saint-Saturnin",
 }
 
 

@@ -115,6 +115,8 @@ OTHER_MODES = [
     "le fourgon part de Nantes à 6h, on arrive à Rennes vers 8h",
     "on loue un utilitaire pour aller de Libourne à Figeac",
     "une barque de Nantes à Rennes, c'est faisable ?",
+    # a donkey ridden
+    "aller de Nantes à Rennes à dos d'âne avec les enfants, ça existe ?",
 ]
 TRAINS = [
     # a means looked at, not taken

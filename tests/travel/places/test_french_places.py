@@ -142,6 +142,12 @@ def test_gazetteer_has_every_commune_and_the_stations(gaz, communes):
         # abbreviations in use
         ("tls", "Toulouse"),
         ("clermont fd", "Clermont-Ferrand"),
+        # the part of a compound name people say for the commune
+        ("hossegor", "Soorts-Hossegor"),
+        ("Tyrosse", "Saint-Vincent-de-Tyrosse"),
+        ("Font-Romeu", "Font-Romeu-Odeillo-Via"),
+        ("Boën", "Boën-sur-Lignon"),
+        ("ygos", "Ygos-Saint-Saturnin"),
         ("gdl", "Paris Gare de Lyon"),
         ("MLV", "Marne-la-Vallée Chessy"),
         ("pdieu", "Lyon Part Dieu"),
