@@ -71,9 +71,9 @@ READ_ALIASES = {
     "clermont fd": "Clermont-Ferrand",
     "clt fd": "Clermont-Ferrand",
     # The part of a compound name people say for the commune (facts of usage): its last part
-    # ("Hossegor", "Tyrosse"), its first two ("Font-Romeu"), or a first word of two to four
-    # letters, which `short_form` keeps for towns only ("Boën", "Ygos", "Dol", "Ax"); and
-    # shorthands ("la sout", "clfd").
+    # ("Hossegor", "Tyrosse"), its first two ("Font-Romeu"), or a first word that `short_form`
+    # keeps for towns only (three or four letters: "Boën", "Ygos", "Dol") or never (two: "Ax");
+    # and shorthands ("la sout", "clfd").
     "hossegor": "Soorts-Hossegor",
     "tyrosse": "Saint-Vincent-de-Tyrosse",
     "font romeu": "Font-Romeu-Odeillo-Via",

@@ -26,7 +26,7 @@ from ..lexicon import lexicon
 from ..words import ShoutingText, Words, capital_of_the_sentence, cue_before, looks_like_name, words_of
 from .landmarks import without_landmarks
 from .matches import match_sides
-from .names import MAX_NAME_TOKENS, run_together, silent_s, with_contracted_article
+from .names import MAX_NAME_TOKENS, named_person, run_together, silent_s, with_contracted_article
 from .station_names import ends_a_station_name, join_station_names
 
 KEY = "places"
@@ -37,9 +37,12 @@ ROLES_SETTINGS = ("recognizer", "union", "learned")
 # A name right after one of these is a station abroad ("Londres St Pancras"); not "Europe",
 # which ends French stations' names ("Lille Europe").
 _FOREIGN_CITIES = FOREIGN_PLACES - {"europe"}
-# A place typed with a slip is read after these cues only, and when it is this long (a name without
-# its silent "s", one less: "rejoindre arle"): shorter words are too often other words ("lile").
+# A place typed with a slip is read after these cues only, and when it is this long: shorter
+# words are too often other words one letter away ("lile").
 MIN_TYPO_LETTERS = 5
+# A name typed without its silent final "s" (no slip: the name with it is exact), this long or
+# longer: "rejoindre arle".
+MIN_SILENT_S_LETTERS = 4
 
 Found = Tuple[Span, Place]
 
@@ -228,9 +231,10 @@ class PlaceMentions(ReadingPipe):
                 place = places.place(words.span(s, e))
                 if place is not None and not self.words_of_an_article(words, s, e, place):
                     found.append((s, e, place))
-        named, cues, leaving = taken | {i for s, e in runs for i in range(s, e)}, lex["typo_cues"], lex["leaving"]
+        named = taken | {i for s, e in runs for i in range(s, e)}
+        cues, leaving = lex["typo_cues"], lex["leaving"]
         for i, text in enumerate(words.text):
-            if i in named or len(text) < MIN_TYPO_LETTERS - 1 or not text.replace("-", "").isalpha():
+            if i in named or len(text) < MIN_SILENT_S_LETTERS or not text.replace("-", "").isalpha():
                 continue
             cue = cue_before(words, i)
             if words[cue] in cues or (
@@ -241,16 +245,6 @@ class PlaceMentions(ReadingPipe):
                 if place is not None and normalise(place.name) != normalise(text):
                     found.append((i, i + 1, place))
         return sorted(found)
-
-
-def named_person(words: Words, start: int) -> bool:
-    """The mention at `start` is a person's name: after a title ("Mme Laval", "M. Tours") or a
-    relative after a possessive ("ma sœur Florence", "mon pote Maxime")."""
-    lex = lexicon()
-    i = start - 1 - (words.text[start - 1] == "." if start > 0 else 0)
-    return i >= 0 and (
-        words[i] in lex["titles"] or (words[i] in lex["relatives"] and words[i - 1] in lex["possessives"])
-    )
 
 
 @Language.factory(

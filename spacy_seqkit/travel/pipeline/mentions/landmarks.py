@@ -69,12 +69,12 @@ def landmarks(doc: Doc, places: Places) -> Tuple[Set[int], List[Tuple[int, int]]
         if lower not in _WORDS:
             continue
         token = doc[i]
+        end = i + 1  # past the words that link the landmark's word to its name
+        while end < n and words[end] in links_words:
+            end += 1
         if lower in LEX["event_words"]:  # "au Salon de l'agriculture": an event, not Salon-de-Provence
-            after = i + 1
-            while after < n and words[after] in links_words:
-                after += 1
-            shown = i + 1 < after < n and words.is_lower[after] and words.alpha[after]
-            if shown and places.place(words.span(i, after + 1)) is None:  # not "salon de provence"
+            shown = i + 1 < end < n and words.is_lower[end] and words.alpha[end]
+            if shown and places.place(words.span(i, end + 1)) is None:  # not "salon de provence"
                 found.update(range(i - (words[i - 1] in LEX["articles"]), i + 1))
             continue
         street = token.lower_ in LEX["street_words"]
@@ -82,9 +82,6 @@ def landmarks(doc: Doc, places: Places) -> Tuple[Set[int], List[Tuple[int, int]]
             continue
         if token.i + 1 < n and fold(doc[token.i + 1].text) in LEX["joining"]:
             continue  # a compound name: "Église-Neuve-de-Vergt", "Pont-Audemer"
-        end = token.i + 1
-        while end < n and words[end] in links_words:
-            end += 1
         links = set(words.lower[token.i + 1 : end])
         name_start = end
         while end < n and (

@@ -1,7 +1,7 @@
 """How a recognized span is read as places: two towns run together ("Paris Brest"), and a name
 after "au", "aux", "du", "des" with the article they hold ("aux Ormes": Les Ormes), or after
 its article, by a town's short name ("au Puy": Le Puy-en-Velay); a name's silent final "s" left
-out ("valencienne")."""
+out ("valencienne"); and a name that is a person's ("Mme Laval")."""
 
 from typing import Optional
 
@@ -86,3 +86,13 @@ def silent_s(places: Places, words: Words, i: int) -> Optional[Place]:
         return None
     place = places.place(name)
     return place if place is not None and place.stations and normalise(place.name) == normalise(name) else None
+
+
+def named_person(words: Words, start: int) -> bool:
+    """The mention at `start` is a person's name: after a title ("Mme Laval", "M. Tours") or a
+    relative after a possessive ("ma sœur Florence", "mon pote Maxime")."""
+    lex = lexicon()
+    i = start - 1 - (words.text[start - 1] == "." if start > 0 else 0)
+    return i >= 0 and (
+        words[i] in lex["titles"] or (words[i] in lex["relatives"] and words[i - 1] in lex["possessives"])
+    )

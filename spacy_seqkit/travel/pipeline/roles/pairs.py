@@ -12,7 +12,7 @@ from ...places.contract import Places
 from ...places.place import COMMUNE, STATION
 from ..base import PLACE
 from ..lexicon import lexicon
-from ..mentions.component import named_person
+from ..mentions.names import named_person
 from ..words import Words, is_word
 from .cues import cued_role, said_role
 from .state import End, Ends, Reading
