@@ -84,6 +84,17 @@ class Words:
         """`is_word` of token i."""
         return bool(self.alpha[i]) or _letters_joined(self.text[i])
 
+    def arrow_to(self, i: int, step: int) -> Optional[int]:
+        """The word across an arrow from word `i` (`step` 1: after it, -1: before it), where one
+        or two arrow tokens follow (or precede) it and one is more than a dash ("arle -> miramas",
+        "X → Y"); else None."""
+        lex, j = lexicon(), i + step
+        seen: List[str] = []
+        while len(seen) < 2 and self[j] in lex["arrows"]:
+            seen.append(self[j])
+            j += step
+        return j if 0 <= j < self.n and any(a not in lex["dashes"] for a in seen) else None
+
     def any_in(self, start: int, end: int, words) -> bool:
         """Some word of `start:end` (clipped to the doc) is one of `words`."""
         return any(w in words for w in self.lower[max(0, start) : max(0, end)])

@@ -26,6 +26,9 @@ from trip_helpers import ends_of, marked_doc, read, without_steps
         # the departure's clock time before the dash ("COLMAR 07H02 - SELESTAT 07H15")
         ("Colmar 07h02 - Sélestat 07h15, dispo ?", [("Colmar", "DEPART")], ("Colmar", "Sélestat")),
         ("Quimper 18:45 → Brest", [("Quimper", "DEPART")], ("Quimper", "Brest")),
+        # across an arrow, a name typed without its silent "s", before or after the arrow
+        ("des TGV Arra -> Douai demain ?", [("Douai", "ARRIVEE")], ("Arras", "Douai")),
+        ("dunkerque -> calai le 3, 1 place", [("dunkerque", "DEPART")], ("Dunkerque", "Calais")),
         (
             "vendredi, Saint-Pierre-des-Corps à Poitiers",
             [("Poitiers", "ARRIVEE")],
@@ -167,6 +170,12 @@ def test_the_end_said_right_beside_the_other_end_goes_first(nlp, text, marked, e
             "De Laon, perchée sur sa butte, j'irai à Reims jeudi.",
             [("Reims", "ARRIVEE")],
             ("Laon", "Reims"),
+        ),
+        # "me laisse": one drops me there, nothing was left behind (no line's news)
+        (
+            "mon père me laisse à la gare de Vitré vers 8 h, y a-t-il un TER pour Rennes ?",
+            [("Rennes", "ARRIVEE")],
+            ("Vitré", "Rennes"),
         ),
         # a village named like a river, no station: no second candidate
         (

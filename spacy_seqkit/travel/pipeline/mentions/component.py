@@ -221,8 +221,9 @@ class PlaceMentions(ReadingPipe):
     def free_places(self, words: Words, taken) -> List[Tuple[int, int, Place]]:
         """The runs of words that name places exactly outside the tokens `taken`, and a word typed
         with a slip after a place's cue ("depuis amien", "de bordeau a toulous"; after a verb of
-        reaching, only without its silent "s": "rejoindre arle", not "rejoins lucie"), where the
-        gazetteer corrects it: an exact name the runs left out ("pour le Grand Prix") stays out."""
+        reaching, only without its silent "s": "rejoindre arle", not "rejoins lucie"; across an arrow
+        from a place: "brive -> limoge"), where the gazetteer corrects it: an exact name the runs
+        left out ("pour le Grand Prix") stays out."""
         places, lex = self.places, lexicon()
         runs = words.name_spans(places)
         found = []
@@ -237,10 +238,10 @@ class PlaceMentions(ReadingPipe):
             if i in named or len(text) < MIN_SILENT_S_LETTERS or not text.replace("-", "").isalpha():
                 continue
             cue = cue_before(words, i)
-            if words[cue] in cues or (
-                words[cue] in lex["from"] and (words[cue - 1] in leaving or words[i + 1] in lex["locative"])
-            ):
-                slip = len(text) >= MIN_TYPO_LETTERS and words[cue] not in lex["reaching"]
+            arrow = any(j is not None and j in named for j in (words.arrow_to(i, 1), words.arrow_to(i, -1)))
+            leaves = words[cue] in lex["from"] and (words[cue - 1] in leaving or words[i + 1] in lex["locative"])
+            if arrow or leaves or words[cue] in cues:
+                slip = len(text) >= MIN_TYPO_LETTERS and (arrow or words[cue] not in lex["reaching"])
                 place = (places.place(text) if slip else None) or silent_s(places, words, i)
                 if place is not None and normalise(place.name) != normalise(text):
                     found.append((i, i + 1, place))

@@ -82,7 +82,7 @@ def silent_s(places: Places, words: Words, i: int) -> Optional[Place]:
     ends a name ("de valencienne a maubeuge": the lace, but Valenciennes here; not "a gorge de
     ...")."""
     name = words.text[i] + "s"
-    if words[i + 1] in lexicon()["name_particles"]:
+    if words[i + 1] in lexicon()["name_particles"] and i + 2 < words.n and words.is_word(i + 2):
         return None
     place = places.place(name)
     return place if place is not None and place.stations and normalise(place.name) == normalise(name) else None

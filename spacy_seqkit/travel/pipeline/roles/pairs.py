@@ -60,11 +60,11 @@ def adjacent_place(reading: Reading, end: End, after: bool, max_tokens: int) -> 
             continue
         if w[start] in LEX["trains"] or (w[start] in LEX["articles"] and w[start + 1] in LEX["trains"]):
             continue  # "le TER Saint-Gervais" is no Le Pré-Saint-Gervais mistyped
-        place = places.place(w.span(start, stop))
+        known = next((e for e in reading.mentions if e.start == start and e.end == stop), None)
+        place = known.place if known is not None else places.place(w.span(start, stop))
         if place is not None:
             if w[stop if after else start - 1] == "ou":
                 return None  # "lille flandres ou lille europe vers arras": one of two, no end
-            known = next((e for e in reading.mentions if e.start == start and e.end == stop), None)
             if (known is not None and known.ruled_out) or named_person(w, start):
                 return None  # "de Paris à Vienne en Autriche", "Mme Laval"
             return known or End(Span(doc, start, stop, label=PLACE), place, PLACE)
