@@ -79,6 +79,15 @@ def test_lexicon_words_are_folded_and_optional_accents_added():
     lex = Lexicon({"c": {"words": "D’ Départ Hésite", "accents": "optional"}}, {})
     assert lex["c"] == {"d'", "départ", "depart", "hésite", "hesite"}
     assert fold("L’Isle") == "l'isle"
+    # a ligature is written out, not dropped: "sœur" is "soeur" bare, never "sur"
+    assert Lexicon({"c": {"words": "sœur", "accents": "optional"}}, {})["c"] == {"sœur", "soeur"}
+
+
+def test_lexicon_after_sales_participles_keep_their_accent_where_bare_they_are_another_word():
+    """ "le taxi me laisse à la gare", "si je rate la correspondance", "ça coupe": no deed done."""
+    after_sales = lexicon()["after_sales"]
+    assert {"laissé", "raté", "coupé", "oublié"} <= after_sales
+    assert not {"laisse", "rate", "coupe", "oublie"} & after_sales
 
 
 @pytest.mark.parametrize(

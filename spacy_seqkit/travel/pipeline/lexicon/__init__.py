@@ -35,7 +35,8 @@ def fold(word: str) -> str:
 
 
 def bare(word: str) -> str:
-    """`word` without its accents ("départ" → "depart")."""
+    """`word` without its accents ("départ" → "depart"), its ligatures written out ("sœur" → "soeur")."""
+    word = word.replace("œ", "oe").replace("æ", "ae")
     return unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode() or word
 
 
