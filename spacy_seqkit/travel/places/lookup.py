@@ -92,6 +92,8 @@ def _lookup(key: str, index: NameIndex, ordinary_words: FrozenSet[str], lowercas
     if entry is not None:
         if article_word and entry.rank > 0 and _a_word_not_a_town(entry):
             return None
+        if entry.rank >= 4 and bare != key and bare in ordinary_words and _a_word_not_a_town(entry):
+            return None  # "LA MAISON de Pasteur" is no short form of La Maison-Dieu
         small = entry.rank > 0 and entry.population < 2000
         if (
             is_word

@@ -2,7 +2,7 @@
 `lone_end_reversed`, `cued_ends`, `roles_reversed`, `roles/cued.py`)."""
 
 import pytest
-from trip_helpers import marked_doc, read, without_steps
+from trip_helpers import ends_of, marked_doc, read, without_steps
 
 
 def trip_of(nlp, text, marked, cued=True, off=()):
@@ -621,3 +621,55 @@ def test_no_pair_from_nothing_where_a_trip_is_told_not_asked(nlp, text):
 )
 def test_a_past_told_beside_a_request_keeps_its_pair(nlp, text, expected):
     assert trip_of(nlp, text, []) == expected
+
+
+@pytest.mark.parametrize(
+    "text,marked,expected",
+    [
+        # the place named right before "de là" departs, another departure read or not
+        (
+            "Ma fille vit à Rennes ; moi je suis à Vitré cette semaine, et c'est de là que je pars jeudi pour Laval",
+            [("Rennes", "DEPART"), ("Laval", "ARRIVEE")],
+            ("Vitré", "Laval"),
+        ),
+        (
+            "Je serai en stage à Lens ; il me faut un train de là pour Lille vendredi",
+            [("Lille", "ARRIVEE")],
+            ("Lens", "Lille"),
+        ),
+        # read the other way round: the ends change places
+        (
+            "Je suis infirmière à Libourne, et c'est de là que je monte à Bordeaux lundi",
+            [("Bordeaux", "DEPART"), ("Libourne", "ARRIVEE")],
+            ("Libourne", "Bordeaux"),
+        ),
+    ],
+)
+def test_the_place_named_before_de_la_departs(nlp, text, marked, expected):
+    assert ends_of(without_steps("lone_end_partner"), text, marked) == expected
+    assert ends_of(without_steps("lone_end_partner", "from_there"), text, marked) != expected
+
+
+@pytest.mark.parametrize(
+    "text,marked,expected",
+    [
+        # a further leg, or a river or a region named with its article, is no place left
+        (
+            "De Lyon je gagne Chambéry, puis de là Modane",
+            [("Lyon", "DEPART"), ("Chambéry", "VIA"), ("Modane", "ARRIVEE")],
+            ("Lyon", "Modane"),
+        ),
+        (
+            "Poitiers, la Vienne, c'est de là que je pars pour Tours",
+            [("Poitiers", "DEPART"), ("Tours", "ARRIVEE")],
+            ("Poitiers", "Tours"),
+        ),
+        (
+            "Je pars de Brest pour Morlaix, pas loin de là",
+            [("Brest", "DEPART"), ("Morlaix", "ARRIVEE")],
+            ("Brest", "Morlaix"),
+        ),
+    ],
+)
+def test_no_departure_from_de_la_where_it_names_none(nlp, text, marked, expected):
+    assert ends_of(without_steps("lone_end_partner"), text, marked) == expected

@@ -210,6 +210,9 @@ def test_gazetteer_resolve(gaz, mention, expected):
         "la réunion",
         "le chemin",
         "les halles",
+        # a word and its article, whatever its case, is no village's short form (La Maison-Dieu)
+        "LA MAISON",
+        "La Maison",
     ],
 )
 def test_gazetteer_resolve_rejects_non_names(gaz, text):
@@ -224,6 +227,8 @@ def test_gazetteer_resolve_rejects_non_names(gaz, text):
         ("les arcs", "Les Arcs"),
         ("la teste", "La Teste-de-Buch"),
         ("le havre", "Le Havre"),
+        ("LES SABLES", "Les Sables-d'Olonne"),  # a town's short form
+        ("La Maison-Dieu", "La Maison-Dieu"),
     ],
 )
 def test_gazetteer_a_town_named_by_an_article_and_a_word_is_kept_in_lowercase(gaz, text, expected):

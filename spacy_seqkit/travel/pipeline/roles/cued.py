@@ -4,13 +4,14 @@ end where the words say which end it is ("le TER entre Mâcon et Tournus", "je p
 perpignan", "mes parents habitent Tarbes, je voudrais les rejoindre depuis Toulouse"). The rules
 are listed with the steps `lone_end_reversed` and `cued_ends` (`steps.toml`)."""
 
+from dataclasses import replace
 from typing import Optional, Tuple
 
 from ..lexicon import lexicon
 from ..words import Words, cue_before
 from .cues import cued_role, left_from, role_after, said_role
 from .pairs import bare_pair, ends_of, joined_pair
-from .state import End, Ends, Reading
+from .state import DEPART, End, Ends, Reading
 
 LEX = lexicon()
 Pair = Tuple[Optional[End], Optional[End]]
@@ -231,3 +232,35 @@ def roles_reversed(w: Words, departure: End, arrival: End) -> bool:
     return (of_arrival == "DEPART" and of_departure != "DEPART") or (
         of_departure == "ARRIVEE" and of_arrival != "ARRIVEE"
     )
+
+
+def from_there(r: Reading) -> Reading:
+    """The place named right before "de là" departs, the arrival named after it: "je vis à Chalon,
+    et c'est de là que je pars pour Autun", "je serai à Dijon ; il me faut un train de là pour
+    Paris" (read the other way round, the two ends change places); not "loin de là", "puis de là"
+    (a further leg), "de là-bas"."""
+    w = r.words
+    k = next((i for i in range(1, w.n) if w[i - 1] == "de" and w[i] in LEX["that_place"]), None)
+    if k is None or w[k - 2] in LEX["not_from_there"] or w[k + 1] == "-" or not r.arrivals:
+        return r
+    there = next((e for e in reversed(r.mentions) if e.end < k and not e.ruled_out and not _a_region(w, e)), None)
+    departure, arrival = (r.departures or (None,))[0], r.arrivals[0]
+    if there is None or (departure is not None and there.name == departure.name):
+        return r
+    if there.start == arrival.start and departure is not None and departure.start > k:
+        # "à Castelnaudary, et c'est de là que je monte à Toulouse", read the other way round
+        leaving, reaching = arrival.as_(DEPART), departure.as_("ARRIVEE")
+        swapped = r.substituted(departure, reaching).substituted(arrival, leaving)
+        return replace(swapped, departures=(leaving, *r.departures[1:]), arrivals=(reaching, *r.arrivals[1:]))
+    if there.name == arrival.name or arrival.start < k:
+        return r
+    new = there.as_(DEPART)
+    read = r.with_read(new) if there.role == "PLACE" else tuple(new if e is there else e for e in r.read)
+    stops = tuple(e for e in r.stops if e.name != there.name)
+    return replace(r, read=read, departures=(new,), stops=stops)
+
+
+def _a_region(w: Words, e: End) -> bool:
+    """An article before a name that has none: a river or a region ("la Vienne", "la Bretagne")."""
+    article = w[e.start - 1]
+    return article in LEX["articles"] and not e.name.lower().startswith(article)

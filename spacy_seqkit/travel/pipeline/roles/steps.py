@@ -12,7 +12,7 @@ from ...places.names import FOREIGN_PLACES, normalise
 from ..lexicon import lexicon
 from ..mentions.names import MAX_NAME_TOKENS
 from ..words import Words
-from .cued import cued, lone_end_reversed, roles_reversed
+from .cued import cued, from_there, lone_end_reversed, roles_reversed
 from .cues import cued_role
 from .homonyms import settled
 from .pairs import cued_first, linked_first, pair_beside, then_chained
@@ -210,6 +210,11 @@ def reversed_roles(r: Reading) -> Reading:
     return r
 
 
+@trip_steps.register("from_there")
+def from_there_step(r: Reading) -> Reading:
+    return from_there(r)
+
+
 @trip_steps.register("homonyms")
 def homonyms(r: Reading) -> Reading:
     return settled(r)
@@ -244,6 +249,7 @@ DEFAULT_STEPS = [
     "cued_ends",
     "lone_end_partner",
     "roles_reversed",
+    "from_there",
     "homonyms",
     "return_leg",
     "alternative",
