@@ -247,3 +247,14 @@ def test_the_one_other_place_beside_a_departure_and_stops_is_the_arrival(nlp, te
 def test_no_arrival_beside_stops_where_the_other_places_leave_a_doubt(nlp, text, marked):
     trip = read(nlp, marked_doc(nlp, text, marked))._.trip
     assert trip["arrival"] != "Nice"
+
+
+def test_an_everyday_word_opening_a_sentence_is_no_end(nlp):
+    """ "Nuits" (a village) opening a sentence is the word: no arrival beside the stops, the last stop is."""
+    text = "Tournée du 3 au 5 : Rennes, ensuite Vannes, ensuite Lorient. Nuits à l'hôtel."
+    marked = [("Rennes", "DEPART"), ("Vannes", "VIA"), ("Lorient", "VIA")]
+    trip = read(nlp, marked_doc(nlp, text, marked))._.trip
+    assert (trip["departure"], trip["arrival"]) == ("Rennes", "Lorient")
+    # capitalised elsewhere, the village it names is one
+    trip = read(nlp, marked_doc(nlp, "De Rennes, via Vannes, jusqu'à Nuits.", marked[:2]))._.trip
+    assert (trip["departure"], trip["arrival"]) == ("Rennes", "Nuits")

@@ -11,7 +11,7 @@ import catalogue
 from ...places.names import FOREIGN_PLACES, normalise
 from ..lexicon import lexicon
 from ..mentions.names import MAX_NAME_TOKENS
-from ..words import Words
+from ..words import Words, opens_sentence
 from .cued import cued, from_there, lone_end_reversed, roles_reversed
 from .cues import cued_role
 from .homonyms import settled
@@ -280,6 +280,10 @@ def _may_be_an_end(r: Reading, e: End) -> bool:
         return False
     if e.span.text.islower() and e.span.text in getattr(r.places, "common_words", ()):
         return False  # "son château aux treize tours": a word, not Tours
+    word = e.span.text.lower()
+    if len(e.span) == 1 and opens_sentence(e.span) and word in getattr(r.places, "ordinary_words", ()):
+        if r.places.place(word) is None:
+            return False  # "... ensuite Cherbourg. Nuits à l'hôtel": a word opens the sentence, not Nuits
     after = e.end
     if r.words.text[after : after + 1] == ["("]:  # "amiens (somme) ou ..."
         after = next((i + 1 for i in range(after, min(after + 8, len(r.words.text))) if r.words.text[i] == ")"), after)
