@@ -234,11 +234,13 @@ class PlaceMentions(ReadingPipe):
                     found.append((s, e, place))
         named = taken | {i for s, e in runs for i in range(s, e)}
         cues, leaving = lex["typo_cues"], lex["leaving"]
+        arrows = {i for i, w in enumerate(words.lower) if w in lex["arrows"]}
         for i, text in enumerate(words.text):
             if i in named or len(text) < MIN_SILENT_S_LETTERS or not text.replace("-", "").isalpha():
                 continue
             cue = cue_before(words, i)
-            arrow = any(j is not None and j in named for j in (words.arrow_to(i, 1), words.arrow_to(i, -1)))
+            near = (words.arrow_to(i, 1), words.arrow_to(i, -1)) if arrows & {i - 1, i + 1} else ()
+            arrow = any(j in named for j in near)
             leaves = words[cue] in lex["from"] and (words[cue - 1] in leaving or words[i + 1] in lex["locative"])
             if arrow or leaves or words[cue] in cues:
                 slip = len(text) >= MIN_TYPO_LETTERS and (arrow or words[cue] not in lex["reaching"])

@@ -240,6 +240,8 @@ def from_there(r: Reading) -> Reading:
     Paris" (read the other way round, the two ends change places); not "loin de là", "puis de là"
     (a further leg), "de là-bas"."""
     w = r.words
+    if LEX["that_place"].isdisjoint(w.lower):
+        return r
     k = next((i for i in range(1, w.n) if w[i - 1] == "de" and w[i] in LEX["that_place"]), None)
     if k is None or w[k - 2] in LEX["not_from_there"] or w[k + 1] == "-" or not r.arrivals:
         return r
