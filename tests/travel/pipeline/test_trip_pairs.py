@@ -258,3 +258,10 @@ def test_an_everyday_word_opening_a_sentence_is_no_end(nlp):
     # capitalised elsewhere, the village it names is one
     trip = read(nlp, marked_doc(nlp, "De Rennes, via Vannes, jusqu'à Nuits.", marked[:2]))._.trip
     assert (trip["departure"], trip["arrival"]) == ("Rennes", "Nuits")
+
+
+def test_an_everyday_word_typed_without_the_article_of_a_name_is_no_other_end(nlp):
+    """ "garde" is the verb, not La Garde (whose article is left out): no departure from it."""
+    text = "la nounou garde les enfants, moi je dois aller jusqu'à Toulon samedi"
+    trip = read(nlp, marked_doc(nlp, text, [("Toulon", "ARRIVEE")]))._.trip
+    assert trip["departure"] is None

@@ -280,10 +280,12 @@ def _may_be_an_end(r: Reading, e: End) -> bool:
         return False
     if e.span.text.islower() and e.span.text in getattr(r.places, "common_words", ()):
         return False  # "son château aux treize tours": a word, not Tours
-    word = e.span.text.lower()
-    if len(e.span) == 1 and opens_sentence(e.span) and word in getattr(r.places, "ordinary_words", ()):
+    word, ordinary = e.span.text.lower(), getattr(r.places, "ordinary_words", ())
+    if len(e.span) == 1 and opens_sentence(e.span) and word in ordinary:
         if r.places.place(word) is None:
             return False  # "... ensuite Cherbourg. Nuits à l'hôtel": a word opens the sentence, not Nuits
+    if e.span.text.islower() and word in ordinary and e.name.split()[0].lower() in LEX["articles"]:
+        return False  # "le garage de Vesoul garde ma voiture": a word, not La Garde, whose article is left out
     after = e.end
     if r.words.text[after : after + 1] == ["("]:  # "amiens (somme) ou ..."
         after = next((i + 1 for i in range(after, min(after + 8, len(r.words.text))) if r.words.text[i] == ")"), after)
