@@ -2,16 +2,17 @@
 free mentions of `seqkit_places`): a trip with one end, or none, takes such a place as its other
 end where the words say which end it is ("le TER entre Mâcon et Tournus", "je pars de prades pr
 perpignan", "mes parents habitent Tarbes, je voudrais les rejoindre depuis Toulouse"). The rules
-are listed with the steps `lone_end_reversed` and `cued_ends` (`steps.toml`)."""
+are listed with the steps `lone_end_reversed`, `cued_ends` and `from_there` (`steps.toml`)."""
 
 from dataclasses import replace
 from typing import Optional, Tuple
 
+from ..base import PLACE
 from ..lexicon import lexicon
 from ..words import Words, cue_before
 from .cues import cued_role, left_from, role_after, said_role
 from .pairs import bare_pair, ends_of, joined_pair
-from .state import DEPART, End, Ends, Reading
+from .state import ARRIVEE, DEPART, End, Ends, Reading
 
 LEX = lexicon()
 Pair = Tuple[Optional[End], Optional[End]]
@@ -251,13 +252,13 @@ def from_there(r: Reading) -> Reading:
         return r
     if there.start == arrival.start and departure is not None and departure.start > k:
         # "à Castelnaudary, et c'est de là que je monte à Toulouse", read the other way round
-        leaving, reaching = arrival.as_(DEPART), departure.as_("ARRIVEE")
+        leaving, reaching = arrival.as_(DEPART), departure.as_(ARRIVEE)
         swapped = r.substituted(departure, reaching).substituted(arrival, leaving)
         return replace(swapped, departures=(leaving, *r.departures[1:]), arrivals=(reaching, *r.arrivals[1:]))
     if there.name == arrival.name or arrival.start < k:
         return r
     new = there.as_(DEPART)
-    read = r.with_read(new) if there.role == "PLACE" else tuple(new if e is there else e for e in r.read)
+    read = r.with_read(new) if there.role == PLACE else tuple(new if e is there else e for e in r.read)
     stops = tuple(e for e in r.stops if e.name != there.name)
     return replace(r, read=read, departures=(new,), stops=stops)
 
@@ -265,4 +266,5 @@ def from_there(r: Reading) -> Reading:
 def _a_region(w: Words, e: End) -> bool:
     """An article before a name that has none: a river or a region ("la Vienne", "la Bretagne")."""
     article = w[e.start - 1]
-    return article in LEX["articles"] and not e.name.lower().startswith(article)
+    own = article if article.endswith("'") else f"{article} "  # "La Rochelle", "L'Isle-Adam"
+    return article in LEX["articles"] and not e.name.lower().startswith(own)
