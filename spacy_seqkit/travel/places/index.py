@@ -82,6 +82,7 @@ READ_ALIASES = {
     "dol": "Dol-de-Bretagne",
     "ax": "Ax-les-Thermes",
     "clfd": "Clermont-Ferrand",
+    "villefranche": "Villefranche-sur-Saône",  # a generic head said for the one big town it names
     "la sout": "La Souterraine",
 }
 
@@ -377,14 +378,15 @@ def _by_initial(keys: List[str]) -> Dict[str, List[str]]:
 
 
 def _best(entries: List[Entry], sizes: Dict[str, int], served: AbstractSet[str] = frozenset()) -> Entry:
-    """The entry a key stands for: a station; else a real name, unless an alias or short
-    form names a town (_TOWN) ten times bigger ("clermont" is Clermont-Ferrand, not Clermont
-    in the Oise); among equals the most populous, and of two communes of one name the
-    bigger by its own population (`sizes`: INSEE code → inhabitants; "valence" is the
-    Drôme's)."""
+    """The entry a key stands for: a station; else a real name, unless an alias or short form
+    names a town (_TOWN) ten times bigger ("clermont" is Clermont-Ferrand, not Clermont in the
+    Oise; a delegated commune by its own inhabitants beside current towns: "tremblay" is
+    Tremblay-en-France); among equals the most populous, and of two communes of one name the
+    bigger by its own population (`sizes`: INSEE code → inhabitants; "valence": the Drôme's)."""
     best = min(entries, key=lambda e: (e.rank, -e.population, not e.current, e.name, -sizes.get(e.code, 0)))
     if best.rank in (1, 2):
-        bigger = [e for e in entries if e.population >= max(10 * best.population, _TOWN)]
+        own = best.population if best.current else sizes.get(best.code, 0)
+        bigger = [e for e in entries if e.population >= max(10 * own, _TOWN) and (best.current or e.current)]
         if bigger:
             return min(bigger, key=lambda e: (-e.population, not e.current, e.name, e.rank, -sizes.get(e.code, 0)))
         # The one bigger commune a station serves whose name the key begins, over namesakes no

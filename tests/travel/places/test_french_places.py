@@ -152,6 +152,9 @@ def test_gazetteer_has_every_commune_and_the_stations(gaz, communes):
         ("ax", "Ax-les-Thermes"),
         ("la sout", "La Souterraine"),
         ("clfd", "Clermont-Ferrand"),
+        # a town's first word said for it, over a village that is now part of another commune
+        ("villefranche", "Villefranche-sur-Saône"),
+        ("Tremblay", "Tremblay-en-France"),
         ("gdl", "Paris Gare de Lyon"),
         ("MLV", "Marne-la-Vallée Chessy"),
         ("pdieu", "Lyon Part Dieu"),
