@@ -86,14 +86,15 @@ def _lookup(key: str, index: NameIndex, ordinary_words: FrozenSet[str], lowercas
     if bare in TYPE_WORDS or key in FOREIGN_PLACES:
         return None
     is_word = key in ordinary_words
-    # "la réunion", "le bois", "la forêt" in lowercase: an ordinary word with its article.
-    article_word = lowercase and bare != key and bare in ordinary_words
+    with_article = bare != key and bare in ordinary_words  # an ordinary word with its article
+    # "la réunion", "le bois", "la forêt" in lowercase.
+    article_word = lowercase and with_article
     entry = index.by_key.get(key)
     if entry is not None:
-        if article_word and entry.rank > 0 and _a_word_not_a_town(entry):
+        # A village by that name, or, whatever the case, by its short form ("LA MAISON de Pasteur" is
+        # no La Maison-Dieu).
+        if (article_word or (with_article and entry.rank >= 4)) and entry.rank > 0 and _a_word_not_a_town(entry):
             return None
-        if entry.rank >= 4 and bare != key and bare in ordinary_words and _a_word_not_a_town(entry):
-            return None  # "LA MAISON de Pasteur" is no short form of La Maison-Dieu
         small = entry.rank > 0 and entry.population < 2000
         if (
             is_word
