@@ -169,6 +169,22 @@ def trip_with_steps(nlp, text, marked):
         ("saint malo. jpars de rennes dem matin", [("saint malo", "DEPART")], ("Rennes", "Saint-Malo")),
         # "go X": where one goes
         ("jsuis a la gare de narbonne go perpignan", [("narbonne", "DEPART")], ("Narbonne", "Perpignan")),
+        # where one still is ("au" holding the name's article), stays with someone, or sleeps
+        (
+            "Demain je remonte sur Rouen ; pour l'instant je suis encore au Havre.",
+            [("Rouen", "ARRIVEE")],
+            ("Le Havre", "Rouen"),
+        ),
+        (
+            "Entretien à Valence lundi. Je suis chez ma mère à Romans-sur-Isère",
+            [("Valence", "ARRIVEE")],
+            ("Romans-sur-Isère", "Valence"),
+        ),
+        (
+            "Il me faut Landerneau pour 8 h ; je dormirai à Brest la veille.",
+            [("Landerneau", "ARRIVEE")],
+            ("Brest", "Landerneau"),
+        ),
         # "de X à la gare de Y": X departs
         (
             "De la gare de Lyon-Part-Dieu à la gare de Grenoble",
@@ -209,6 +225,9 @@ def test_a_missing_end_is_read_after_its_cue(nlp, text, marked, expected):
         ("un concert au Zénith de Lille, le train de Amiens", [("Amiens", "DEPART")]),
         # neither end read: a place left, and no word saying the other is reached, give nothing
         ("Nice est si belle, je pars de Lyon", []),
+        # nor where one is or sleeps offered as one of two
+        ("Ce soir je dors à Lunéville ou à Nancy ; demain je dois être à Strasbourg", [("Strasbourg", "ARRIVEE")]),
+        ("jsuis a brive ou a tulle ca depend, et faut que jaille a ussel samedi", [("ussel", "ARRIVEE")]),
         # nor two places left
         ("je pars de Lyon ou depuis Lille, j'habite à Nice", []),
         # a place the request rules out is no end

@@ -188,17 +188,27 @@ def _said_instead(w: Words, e: End, departure: End, free: Ends) -> bool:
 
 def _departure(w: Words, arrival: End, free: Ends) -> Optional[End]:
     """The departure of a trip whose arrival is read: after a departure's cue, said to be one,
-    right before the arrival's "à" ("de langres a chaumont"), or where one lives or is."""
-    staying = LEX["being"] | LEX["living"]
+    right before the arrival's "à" ("de langres a chaumont"), or where one lives, is, stays with
+    someone or sleeps ("je suis encore au Havre", "je suis chez ma mère à Romans", "je dormirai à
+    Brest la veille")."""
+    staying = LEX["being"] | LEX["living"] | LEX["sleeping"]
     for e in free:
         i = cue_before(w, e.start)
         cue = w[i]
         before_arrival = _from_to(w, e, arrival)
-        lives = w[i - 1] in staying or (w[i - 1] in LEX["still"] and w[i - 2] in staying)
-        living = cue in LEX["living"] or (cue in LEX["locative"] and lives)
+        lives = w[i - 1] in staying or (w[i - 1] in LEX["still"] and w[i - 2] in staying) or _at_home_of(w, i, staying)
+        at = cue in LEX["locative"] or (cue in LEX["contracted_locative"] and e.name.startswith(("Le ", "Les ")))
+        either = w[e.end] in LEX["alternatives"] or w.any_in(e.start - 6, e.start, LEX["alternatives"])
+        living = cue in LEX["living"] or (at and lives and not either)  # "je dors à Lunéville ou à Nancy"
         if left_from(w, e.start) or role_after(w, e.end, e.start) == "DEPART" or before_arrival or living:
             return e
     return None
+
+
+def _at_home_of(w: Words, i: int, staying) -> bool:
+    """ "chez" someone's right before the "à" at `i`, after a verb of staying: "je suis chez ma
+    mère à Romans"."""
+    return any(w[j] == "chez" and w[j - 1] in staying for j in range(i - 3, i))
 
 
 def lone_end_reversed(reading: Reading) -> bool:
