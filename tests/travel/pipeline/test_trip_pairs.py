@@ -265,3 +265,9 @@ def test_an_everyday_word_typed_without_the_article_of_a_name_is_no_other_end(nl
     text = "la nounou garde les enfants, moi je dois aller jusqu'à Toulon samedi"
     trip = read(nlp, marked_doc(nlp, text, [("Toulon", "ARRIVEE")]))._.trip
     assert trip["departure"] is None
+
+
+def test_the_step_that_pairs_a_lone_end_says_why_once(nlp):
+    text = "Et moi je suis coincée à Foix, il faut que j'aille à Pamiers."
+    why = read(nlp, marked_doc(nlp, text, [("Pamiers", "ARRIVEE")]))._.trip["why"]
+    assert why == [{"rule": "seqkit_trip.ends_by_role"}, {"rule": "seqkit_trip.lone_end_partner"}]
