@@ -7,6 +7,7 @@ import functools
 from typing import Dict, FrozenSet, List, NamedTuple, Optional, Sequence, Tuple
 
 from .communes import Commune, read_communes, read_departements
+from .departements import by_departement
 from .index import CITY_ALIASES, MIN_WORD_PLACE_POPULATION, Entry, NameIndex, load_index, shipped_data, short_form
 from .lookup import candidate_keys, resolve_cached
 from .names import ARTICLE, FOREIGN_PLACES, TYPE_WORDS, normalise
@@ -132,6 +133,12 @@ class FrenchPlaces:
             return None
         code = max(communes, key=lambda c: (c.kind == "C", c.population)).departement
         return code, read_departements()[code]
+
+    def in_departement(self, text: str, code: str) -> Optional[Place]:
+        """The commune `text` names in the département `code`: "saint-sulpice", "81" →
+        Saint-Sulpice-la-Pointe (its name, short form or compound head); None where none does."""
+        name = by_departement().get((normalise(text), code))
+        return None if name is None else self.place(name)
 
     def typed_forms(self, name: str) -> List[str]:
         """Other ways people write `name` that resolve back to it: short forms ("Clermont"

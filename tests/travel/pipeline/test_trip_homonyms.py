@@ -131,3 +131,29 @@ def test_a_town_of_the_name_is_no_short_name_of_a_bigger_one(nlp):
     Le Blanc-Mesnil, the bigger town the name alone would stand for."""
     trip = trip_of(nlp, "de Tours au Blanc samedi", [("Tours", "DEPART"), ("Blanc", "ARRIVEE")])
     assert trip["arrival"] != "Le Blanc-Mesnil"
+
+
+@pytest.mark.parametrize(
+    "text,marked,departure",
+    [
+        # a name followed by its département is that département's commune, a small one too
+        (
+            "de Saint-Sulpice, dans le Tarn, pour Toulouse",
+            [("Saint-Sulpice", "DEPART"), ("Toulouse", "ARRIVEE")],
+            "Saint-Sulpice-la-Pointe",
+        ),
+        ("de Tarascon, celui d'Ariège, à Foix", [("Tarascon", "DEPART"), ("Foix", "ARRIVEE")], "Tarascon-sur-Ariège"),
+        ("de Bruay (62) pour Lille", [("Bruay", "DEPART"), ("Lille", "ARRIVEE")], "Bruay-la-Buissière"),
+        # a delegated commune typed by its own name stays that name
+        (
+            "je quitte Belleville, dans le Rhône, pour Mâcon",
+            [("Belleville", "DEPART"), ("Mâcon", "ARRIVEE")],
+            "Belleville",
+        ),
+        # a département its commune is in already, or no département after the name: as before
+        ("de Lyon, dans le Rhône, à Paris", [("Lyon", "DEPART"), ("Paris", "ARRIVEE")], "Lyon"),
+        ("de Tarascon à Foix", [("Tarascon", "DEPART"), ("Foix", "ARRIVEE")], "Tarascon"),
+    ],
+)
+def test_a_name_followed_by_its_departement_is_that_departement_s(nlp, text, marked, departure):
+    assert trip_of(nlp, text, marked)["departure"] == departure

@@ -565,3 +565,18 @@ def test_usage_names_of_a_station_named_as_its_commune_are_no_station_of_the_cor
     assert gaz.place("valence ville").name == "Valence Ville"
     assert not gaz.is_station("Valence") and "Valence" not in gaz.station_names()
     assert gaz.is_station("Lyon Part Dieu") and gaz.is_station("Nice")  # "Nice Ville": SNCF's own name
+
+
+@pytest.mark.parametrize(
+    "text,code,name",
+    [
+        ("saint-sulpice", "81", "Saint-Sulpice-la-Pointe"),  # the short form of a served town
+        ("Tarascon", "09", "Tarascon-sur-Ariège"),
+        ("Tarascon", "13", "Tarascon"),
+        ("Belleville", "69", "Belleville"),  # a delegated commune by its own name
+        ("Lyon", "13", None),
+    ],
+)
+def test_a_name_in_a_departement(gaz, text, code, name):
+    found = gaz.in_departement(text, code)
+    assert (found.name if found else None) == name

@@ -134,8 +134,8 @@ class TripResolver(ReadingPipe):
                 continue
             if reading.invalid:
                 return replace(reading, why=reading.why + ({"rule": reading.invalid},))
-            said = len(reading.why) > len(before.why)  # the step said why itself ("stops_as_ends" and its cue)
-            if _decided(reading) != _decided(before) and name != "ruled_out" and not said:
+            told = len(reading.why) > len(before.why)  # the step said why itself ("stops_as_ends" and its cue)
+            if _decided(reading) != _decided(before) and name != "ruled_out" and not told:
                 reading = replace(reading, why=reading.why + ({"rule": f"seqkit_trip.{name}"},))
         return reading
 
