@@ -135,8 +135,8 @@ def cue_before(words: Words, start: int) -> int:
     i, between = start - 1, lex["between_cue_and_place"]
     while words[i] in between:
         i -= 1
-    if words[i] in lex["from"] and words[i - 1] in lex["station_pronouns"]:
-        return cue_before(words, i - 1)
+    if words[i] in lex["from"] and (words[i - 1] in lex["station_pronouns"] or words[i - 1] in lex["station_words"]):
+        return cue_before(words, i - 1)  # "depuis la gare de Tours", "Départ : Gare de Mulhouse"
     return i
 
 

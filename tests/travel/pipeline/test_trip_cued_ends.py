@@ -185,6 +185,13 @@ def trip_with_steps(nlp, text, marked):
             [("Landerneau", "ARRIVEE")],
             ("Brest", "Landerneau"),
         ),
+        # the cue before "la gare de": a form's "Départ :", a leaving verb's "de"
+        ('"Départ : Gare de Mulhouse Arrivée : Gare de Strasbourg Date : 03/09"', [], ("Mulhouse", "Strasbourg")),
+        (
+            "jpars de la gare de blanquefort, il me faut un billet pour bordeaux",
+            [("bordeaux", "ARRIVEE")],
+            ("Blanquefort", "Bordeaux"),
+        ),
         # "de X à la gare de Y": X departs
         (
             "De la gare de Lyon-Part-Dieu à la gare de Grenoble",
