@@ -455,6 +455,38 @@ def test_arrivals_chained_by_puis_end_at_the_last(nlp, text, marked, expected):
     assert (trip["departure"], list(trip["steps"]), trip["arrival"]) == expected
 
 
+@pytest.mark.parametrize(
+    "text,marked,expected",
+    [
+        # an itinerary listed, arrivals and stops read among it: the last place is the arrival
+        (
+            "ordre : cahors mardi, brive mercredi, limoges jeudi. je pars de toulouse lundi soir",
+            [("cahors", "ARRIVEE"), ("brive", "VIA"), ("limoges", "ARRIVEE"), ("toulouse", "DEPART")],
+            ("Toulouse", ["Cahors", "Brive-la-Gaillarde"], "Limoges"),
+        ),
+        (
+            "Itinéraire : 1) paris montparnasse 2) le mans 3) angers 4) nantes. depart mardi 6h.",
+            [("paris montparnasse", "DEPART"), ("le mans", "ARRIVEE"), ("angers", "VIA"), ("nantes", "ARRIVEE")],
+            ("Paris Montparnasse", ["Le Mans", "Angers"], "Nantes"),
+        ),
+        # not where the stops follow a stop's word or verb, nor where the last place is a stop named again
+        (
+            "je vais de Grenoble à Marseille et j'aimerais m'arrêter une journée à Gap puis à Sisteron",
+            [("Grenoble", "DEPART"), ("Marseille", "ARRIVEE"), ("Gap", "VIA"), ("Sisteron", "ARRIVEE")],
+            ("Grenoble", ["Gap"], "Marseille"),
+        ),
+        (
+            "Nous partons de Langogne, nous changeons à Nîmes et allons jusqu'à Uchaud. Un ascenseur à nimes ?",
+            [("Langogne", "DEPART"), ("Nîmes", "VIA"), ("Uchaud", "ARRIVEE"), ("nimes", "ARRIVEE")],
+            ("Langogne", ["Nîmes"], "Uchaud"),
+        ),
+    ],
+)
+def test_an_itinerary_listed_ends_at_its_last_place(nlp, text, marked, expected):
+    trip = read(nlp, marked_doc(nlp, text, marked))._.trip
+    assert (trip["departure"], list(trip["steps"]), trip["arrival"]) == expected
+
+
 def test_of_several_ends_read_with_one_role_the_one_after_its_cue(nlp):
     text = "Signé : Marie Lourdes. Je pars de Dax pour aller à Bayonne"
     marked = [("Marie", "ARRIVEE"), ("Lourdes", "ARRIVEE"), ("Dax", "DEPART"), ("Bayonne", "ARRIVEE")]

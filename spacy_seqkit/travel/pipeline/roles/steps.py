@@ -133,6 +133,14 @@ def chain(r: Reading) -> Reading:
             return replace(r, stops=tuple(a for a in r.arrivals if a is not last[0]), arrivals=tuple(last))
         if r.departures[0] is r.read[0] or then_chained(r.arrivals):
             return replace(r, stops=r.arrivals[:-1], arrivals=r.arrivals[-1:])
+    if r.departures and len(r.arrivals) >= 2 and r.stops:  # "cahors mardi, brive mercredi, limoges jeudi"
+        way = tuple(sorted(r.arrivals + r.stops, key=lambda e: e.start))
+        said = any(cued_role(r.words, a.start) == "ARRIVEE" for a in r.arrivals)  # "arrivée Nice, avec deux arrêts"
+        halts = any(_after_a_cue(r.words, s, LEX["stopping"]) for s in r.stops)  # "nous changeons à Nîmes"
+        again = any(e.name == way[-1].name for e in way[:-1])  # "... à Nîmes pour changer de quai"
+        served = all(e.place.stations for e in way)  # "Quimper, Rennes, Paris : trois villes"
+        if served and not halts and not again and (not said or _after_a_cue(r.words, way[-1], LEX["finishing"])):
+            return replace(r, stops=way[:-1], arrivals=way[-1:])
     return r
 
 
