@@ -354,10 +354,10 @@ def _homonyms(
     """The current communes of HOMONYM_POPULATION or more a key names besides `best`, and at
     least a tenth of its size (as `_best` lets a ten times bigger town take a key: "clermont"
     beside Béziers stays Clermont-Ferrand), biggest first (each by its own population,
-    `sizes`: INSEE code → inhabitants); where `best` is itself smaller, any a station serves
-    (`served`: INSEE codes): "avesnes" beside Maubeuge is Avesnes-sur-Helpe, not the village."""
+    `sizes`: INSEE code → inhabitants); where `best` is smaller, or a short form's no station serves,
+    any a station serves (`served`: INSEE codes): "avesnes" by Maubeuge, "noyelles" by Rue."""
     own = sizes.get(best.code, best.population)
-    small = own < HOMONYM_POPULATION
+    small = own < HOMONYM_POPULATION or (best.rank >= 4 and best.code not in served)
     least = max(HOMONYM_POPULATION, own // 10)
     seen = {(best.name, best.code)}
     others = []

@@ -157,3 +157,12 @@ def test_a_town_of_the_name_is_no_short_name_of_a_bigger_one(nlp):
 )
 def test_a_name_followed_by_its_departement_is_that_departement_s(nlp, text, marked, departure):
     assert trip_of(nlp, text, marked)["departure"] == departure
+
+
+def test_a_short_form_whose_commune_no_station_serves_gives_way_to_a_served_namesake(nlp):
+    """ "noyelles" stands for Noyelles-sous-Lens (Pas-de-Calais, no station); beside Rue (Somme) it is
+    Noyelles-sur-Mer, a village a station serves, in the same département."""
+    trip = trip_of(nlp, "je part de noyelles vendredi pour Rue", [("noyelles", "DEPART"), ("Rue", "ARRIVEE")])
+    assert trip["departure"] == "Noyelles-sur-Mer"
+    trip = trip_of(nlp, "je pars de noyelles pour Lens", [("noyelles", "DEPART"), ("Lens", "ARRIVEE")])
+    assert trip["departure"] == "Noyelles-sous-Lens"
