@@ -47,6 +47,13 @@ RULED_OUT = [
         "Paris",
         "Le Mans",
     ),
+    # a train not to take, then a contrast
+    (
+        "On m'a dit de ne pas prendre le train pour Lyon mais pour Mâcon ; je pars de Dijon jeudi.",
+        [("Lyon", "ARRIVEE"), ("Mâcon", "ARRIVEE"), ("Dijon", "DEPART")],
+        "Dijon",
+        "Mâcon",
+    ),
     (
         "pas Hendaye finalement : de Dax à Libourne",
         [("Hendaye", "ARRIVEE"), ("Dax", "DEPART"), ("Libourne", "ARRIVEE")],
@@ -160,6 +167,13 @@ RULED_OUT += [
     ),
 ]
 KEPT = [
+    # a train not to take with no contrast after its place: a time, a way of taking it
+    (
+        "je ne veux pas prendre le train pour Lyon avant midi depuis Paris",
+        [("Lyon", "ARRIVEE"), ("Paris", "DEPART")],
+        "Paris",
+        "Lyon",
+    ),
     # born there, and going back
     (
         "je suis né à Brest et je veux y retourner depuis Paris",

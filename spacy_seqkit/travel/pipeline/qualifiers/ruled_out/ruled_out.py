@@ -59,6 +59,10 @@ class RuledOut(Qualifier):
             return i
         if word in lex["denied_legs"]:  # "pas de départ de Massy", "pas d'arrêt à Dijon"
             return i if w[max(0, self._skip_links_back(w, i - 1))] == "pas" else None
+        if (
+            word in lex["trains"] and w[i - 2] in lex["taking"] and contrast_after
+        ):  # "ne pas prendre le train pour Lyon mais"
+            return i - 3 if w[i - 3] == "pas" else None
         if word in lex["travel_verbs"]:
             before = self._skip_links_back(w, i - 1)
             if self._preference_ends_at(w, before):
