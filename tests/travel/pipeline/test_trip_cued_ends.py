@@ -650,6 +650,13 @@ def test_a_last_stop_named_again_is_no_arrival(nlp):
     # no place named again: the last stop arrives, as before
     marked = [("Paris", "DEPART"), ("Orléans", "VIA"), ("Blois", "VIA")]
     assert trip_with_steps(nlp, "Paris > Orléans > Blois samedi", marked) == ("Paris", ["Orléans"], "Blois")
+    # the same read as the arrival after the stop's word: a stop named again, no arrival
+    marked = [("Paris", "DEPART"), ("Orléans", "VIA"), ("Blois", "VIA"), ("orleans", "ARRIVEE")]
+    assert trip_with_steps(nlp, text, marked) == ("Paris", ["Orléans"], "Blois")
+    # an arrival after a stop's word that names no stop stays the arrival
+    text = "de Paris à Tours par Orléans, arrêt à Blois"
+    marked = [("Paris", "DEPART"), ("Orléans", "VIA"), ("Blois", "ARRIVEE")]
+    assert trip_with_steps(nlp, text, marked) == ("Paris", ["Orléans"], "Blois")
 
 
 @pytest.mark.parametrize(

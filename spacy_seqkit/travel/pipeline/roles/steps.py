@@ -66,6 +66,8 @@ def ends_by_role(r: Reading) -> Reading:
     if halts and len(halts) < len(arrivals):  # "Nancy → Bourg-Saint-Maurice avec un arrêt à Aix-les-Bains"
         arrivals = tuple(a for a in arrivals if a not in halts)
         stops = tuple(sorted(stops + halts, key=lambda e: e.start))
+    elif halts and all(any(s.name == h.name for s in stops) for h in arrivals):
+        arrivals = ()  # "paris > orleans > blois / arrêt chez mamie a orleans": a stop named again
     if stops and arrivals and all(a.home for a in arrivals):
         arrivals = ()  # "je rentre au Mans, et la semaine je travaille à Paris": Le Mans
     return _roles(r, departures, arrivals, stops)
