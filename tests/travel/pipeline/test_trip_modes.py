@@ -117,6 +117,8 @@ OTHER_MODES = [
     "une barque de Nantes à Rennes, c'est faisable ?",
     # a donkey ridden
     "aller de Nantes à Rennes à dos d'âne avec les enfants, ça existe ?",
+    # a means heading the request, a carpool's offer
+    "Covoiturage — départ : Nantes / arrivée : Rennes / 2 places / 12 € par personne",
 ]
 TRAINS = [
     # a means looked at, not taken

@@ -40,6 +40,9 @@ class OtherMeans(Qualifier):
         cue = next((i for i in range(len(read)) if self.mode_at(read, i) and not self.ruled_out(read, i)), None)
         if cue is None:
             return
+        if cue <= 1 and words[cue + 1] in self.lex["heading_ends"]:
+            yield None, "other_means", cue  # the request's heading: "Covoiturage — départ : Angers / arrivée : Le Mans"
+            return
         trip = self.trip_elsewhere(words, marked, cue)
         if trip is not None and trip.start > cue and self.told_of_the_past(words, cue):
             return  # "Quand j'étais jeune, je montais à Paris en stop. Je vais de Troyes à Paris jeudi"
