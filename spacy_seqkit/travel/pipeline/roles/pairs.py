@@ -22,6 +22,31 @@ LEX = lexicon()
 CLOCK = re.compile(r"\d{1,2}(?:[hH:]\d{2}|[hH])")
 
 
+def after_a_cue(w: Words, end: End, cues) -> bool:
+    """One of `cues` in the seven words before `end`, in its clause."""
+    for i in range(end.start - 1, max(-1, end.start - 8), -1):
+        if w[i] in LEX["clause_ends"]:
+            return False
+        if w[i] in cues:
+            return True
+    return False
+
+
+def listed_way(r: Reading) -> Optional[Ends]:
+    """The arrivals and stops read in text order, where they list an itinerary ("cahors mardi, brive
+    mercredi, limoges jeudi. je pars de toulouse"), else None: not where a stop follows a stop's word
+    or verb ("nous changeons à Nîmes"), an arrival its own cue says ("arrivée Nice, avec deux arrêts")
+    unless the last follows a word of finishing, the last is a stop named again ("... à Nîmes pour
+    changer de quai") or a place has no station ("Quimper, Rennes, Paris : trois villes")."""
+    way = tuple(sorted(r.arrivals + r.stops, key=lambda e: e.start))
+    said = any(cued_role(r.words, a.start) == "ARRIVEE" for a in r.arrivals)
+    halts = any(after_a_cue(r.words, s, LEX["stopping"]) for s in r.stops)
+    again = any(e.name == way[-1].name for e in way[:-1])
+    served = all(e.place.stations for e in way)
+    finishing = after_a_cue(r.words, way[-1], LEX["finishing"])
+    return way if served and not halts and not again and (not said or finishing) else None
+
+
 def then_chained(ends: Ends) -> bool:
     """Each end after the first follows "puis" or "ensuite" ("aller à Lisieux puis (à) Rouen")."""
     w = _words(ends[0])

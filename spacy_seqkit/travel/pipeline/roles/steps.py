@@ -15,7 +15,7 @@ from ..words import Words, opens_sentence
 from .cued import cued, from_there, lone_end_reversed, roles_reversed
 from .cues import cued_role
 from .homonyms import settled
-from .pairs import cued_first, linked_first, pair_beside, then_chained
+from .pairs import after_a_cue, cued_first, linked_first, listed_way, pair_beside, then_chained
 from .state import End, Ends, Reading
 
 trip_steps = catalogue.create("spacy_seqkit", "trip_steps", entry_points=True)
@@ -76,17 +76,7 @@ def ends_by_role(r: Reading) -> Reading:
 def _after_a_stop_cue(w: Words, end: End) -> bool:
     """A stop's word in the seven words before `end`, in its clause: "un arrêt chez les grands-parents
     à Aix-les-Bains", "changement à Paris"."""
-    return _after_a_cue(w, end, LEX["stop_cues"])
-
-
-def _after_a_cue(w: Words, end: End, cues) -> bool:
-    """One of `cues` in the seven words before `end`, in its clause."""
-    for i in range(end.start - 1, max(-1, end.start - 8), -1):
-        if w[i] in LEX["clause_ends"]:
-            return False
-        if w[i] in cues:
-            return True
-    return False
+    return after_a_cue(w, end, LEX["stop_cues"])
 
 
 def _roles(r: Reading, departures: Ends, arrivals: Ends, stops: Ends) -> Reading:
@@ -130,20 +120,13 @@ def stops_as_ends(r: Reading) -> Reading:
 @trip_steps.register("chain")
 def chain(r: Reading) -> Reading:
     if r.departures and len(r.arrivals) >= 2 and not r.stops:
-        last = [a for a in r.arrivals if _after_a_cue(r.words, a, LEX["finishing"])]
+        last = [a for a in r.arrivals if after_a_cue(r.words, a, LEX["finishing"])]
         if len(last) == 1:  # "je termine jeudi a besancon ; entre les deux, mercredi a bourg en bresse"
             return replace(r, stops=tuple(a for a in r.arrivals if a is not last[0]), arrivals=tuple(last))
         if r.departures[0] is r.read[0] or then_chained(r.arrivals):
             return replace(r, stops=r.arrivals[:-1], arrivals=r.arrivals[-1:])
-    if r.departures and len(r.arrivals) >= 2 and r.stops:  # "cahors mardi, brive mercredi, limoges jeudi"
-        way = tuple(sorted(r.arrivals + r.stops, key=lambda e: e.start))
-        said = any(cued_role(r.words, a.start) == "ARRIVEE" for a in r.arrivals)  # "arrivée Nice, avec deux arrêts"
-        halts = any(_after_a_cue(r.words, s, LEX["stopping"]) for s in r.stops)  # "nous changeons à Nîmes"
-        again = any(e.name == way[-1].name for e in way[:-1])  # "... à Nîmes pour changer de quai"
-        served = all(e.place.stations for e in way)  # "Quimper, Rennes, Paris : trois villes"
-        if served and not halts and not again and (not said or _after_a_cue(r.words, way[-1], LEX["finishing"])):
-            return replace(r, stops=way[:-1], arrivals=way[-1:])
-    return r
+    way = listed_way(r) if r.departures and len(r.arrivals) >= 2 and r.stops else None
+    return replace(r, stops=way[:-1], arrivals=way[-1:]) if way else r  # "cahors mardi, brive mercredi, limoges jeudi"
 
 
 @trip_steps.register("cued_first")
