@@ -185,6 +185,12 @@ def trip_with_steps(nlp, text, marked):
             [("Landerneau", "ARRIVEE")],
             ("Brest", "Landerneau"),
         ),
+        # a leaving verb's "de" past an inverted pronoun and "toujours"
+        (
+            "Le train de nuit pour Nice part-il toujours de Paris Austerlitz ?",
+            [("Nice", "ARRIVEE")],
+            ("Paris Austerlitz", "Nice"),
+        ),
         # the cue before "la gare de": a form's "Départ :", a leaving verb's "de"
         ('"Départ : Gare de Mulhouse Arrivée : Gare de Strasbourg Date : 03/09"', [], ("Mulhouse", "Strasbourg")),
         (

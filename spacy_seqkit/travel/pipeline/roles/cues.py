@@ -20,7 +20,12 @@ def left_from(w: Words, start: int) -> bool:
         j = i - 1
         while j > i - 3 and w[j] in LEX["taking_place"]:
             j -= 1  # "le départ se fera de Caen", "mon départ aura lieu de Compiègne"
-        return w[i - 1] not in LEX["towards"] and (w[j] in LEX["leaving"] or w[i - 2] in LEX["leaving"])
+        k = i - 1
+        while k > i - 4 and (w[k] in LEX["still"] or w[k][:1] == "-"):
+            k -= 1  # "part-il toujours de Paris Austerlitz ?"
+        return w[i - 1] not in LEX["towards"] and (
+            w[j] in LEX["leaving"] or w[i - 2] in LEX["leaving"] or w[k] in LEX["leaving"]
+        )
     return w[i] in LEX["departure_cues"] or w[i] in LEX["departure_words"] or w[i] in LEX["quitting"]
 
 
