@@ -10,7 +10,7 @@ from typing import Optional, Tuple
 from ..base import PLACE
 from ..lexicon import lexicon
 from ..words import Words, cue_before
-from .cues import cued_role, left_from, role_after, said_role
+from .cues import chez_after, cued_role, left_from, role_after, said_role
 from .pairs import bare_pair, ends_of, joined_pair
 from .state import ARRIVEE, DEPART, End, Ends, Reading
 
@@ -196,19 +196,13 @@ def _departure(w: Words, arrival: End, free: Ends) -> Optional[End]:
         i = cue_before(w, e.start)
         cue = w[i]
         before_arrival = _from_to(w, e, arrival)
-        lives = w[i - 1] in staying or (w[i - 1] in LEX["still"] and w[i - 2] in staying) or _at_home_of(w, i, staying)
+        lives = w[i - 1] in staying or (w[i - 1] in LEX["still"] and w[i - 2] in staying) or chez_after(w, i, staying)
         at = cue in LEX["locative"] or (cue in LEX["contracted_locative"] and e.name.startswith(("Le ", "Les ")))
         either = w[e.end] in LEX["alternatives"] or w.any_in(e.start - 6, e.start, LEX["alternatives"])
         living = cue in LEX["living"] or (at and lives and not either)  # "je dors à Lunéville ou à Nancy"
         if left_from(w, e.start) or role_after(w, e.end, e.start) == "DEPART" or before_arrival or living:
             return e
     return None
-
-
-def _at_home_of(w: Words, i: int, staying) -> bool:
-    """ "chez" someone's right before the "à" at `i`, after a verb of staying: "je suis chez ma
-    mère à Romans"."""
-    return any(w[j] == "chez" and w[j - 1] in staying for j in range(i - 3, i))
 
 
 def lone_end_reversed(reading: Reading) -> bool:

@@ -39,7 +39,7 @@ def cued_role(w: Words, start: int) -> Optional[str]:
     cue = w[i]
     if cue in LEX["from"] and w[i - 1] in LEX["towards"]:
         return "ARRIVEE"
-    if left_from(w, start) or (cue in LEX["locative"] and _from_home(w, i)):
+    if left_from(w, start) or (cue in LEX["locative"] and chez_after(w, i, LEX["from"])):
         return "DEPART"
     if (cue in LEX["locative"] or cue in LEX["from"]) and w[i - 1] in LEX["trains"] and w[i - 3] in LEX["taking"]:
         return "DEPART"  # "je prends le train à Évreux", "je prendrai le TER de Rouen"
@@ -57,9 +57,10 @@ def cued_role(w: Words, start: int) -> Optional[str]:
     return "ARRIVEE" if cue in LEX["arrival_cues"] or cue in LEX["reaching"] else None
 
 
-def _from_home(w: Words, i: int) -> bool:
-    """ "de chez" someone's, right before the "à" at `i`: "je rentre de chez mes parents à Dole"."""
-    return any(w[j] == "chez" and w[j - 1] in LEX["from"] for j in range(i - 3, i))
+def chez_after(w: Words, i: int, before) -> bool:
+    """ "chez" someone's right before the "à" at `i`, one of `before` right before "chez": "je rentre
+    de chez mes parents à Dole" (`from`), "je suis chez ma mère à Romans" (a verb of staying)."""
+    return any(w[j] == "chez" and w[j - 1] in before for j in range(i - 3, i))
 
 
 def going_home(w: Words) -> bool:
